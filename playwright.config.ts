@@ -1,0 +1,61 @@
+import { defineConfig, devices } from '@playwright/test';
+
+const port = 3199;
+const baseURL = process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`;
+
+// Debian's Chromium, never a downloaded browser: no `channel`, and `npx playwright install` is
+// not needed. The flags keep Chromium from phoning home, which also keeps runs offline and quiet.
+const chromiumArgs = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+// Playwright needs a default export here.
+export default defineConfig({
+  testDir: 'tests/e2e',
+  // One worker and no parallelism: the machines have two cores and the server shares them.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  outputDir: 'test-results',
+  use: {
+    baseURL,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+      args: chromiumArgs,
+    },
+  },
+  // Desktop only; tests that need a phone set `test.use({ viewport: { width: 390, ... } })`
+  // themselves, which is cheaper than running every test twice.
+  projects: [
+    {
+      name: 'chromium',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
+    },
+  ],
+  webServer: process.env.E2E_BASE_URL
+    ? undefined
+    : {
+        command: 'node scripts/start.mjs',
+        url: `http://127.0.0.1:${port}/readyz`,
+        reuseExistingServer: !process.env.CI,
+        timeout: 120_000,
+        stdout: 'pipe',
+        stderr: 'pipe',
+        env: {
+          PORT: String(port),
+          DATA_DIR: `.tmp/e2e-data-${Date.now()}`,
+          LOG_LEVEL: 'warn',
+          RATE_LIMIT_DISABLED: 'true',
+        },
+      },
+});

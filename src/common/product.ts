@@ -1,0 +1,692 @@
+// Every product number of the specification, written once. Imported by the browser and the
+// server, so nothing here may touch Node or DOM APIs. Where the two specification documents
+// disagree, the resolutions in spec/README.md are what is written here.
+
+export const brand = {
+  name: 'Likeness',
+} as const;
+
+export const contact = {
+  infoEmail: 'info@likeness.example',
+  company: 'Likeness Oy',
+  companyCountry: 'Finland',
+  companyLine: 'Likeness Oy, a company registered in Finland',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Tiers and their gates
+// ---------------------------------------------------------------------------------------------
+
+export const TIERS = ['none', 'basic', 'pro', 'premium', 'enterprise'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const PAID_TIERS = ['basic', 'pro', 'premium', 'enterprise'] as const;
+export type PaidTier = (typeof PAID_TIERS)[number];
+
+export const tierNames = {
+  none: 'No plan',
+  basic: 'Basic',
+  pro: 'Pro',
+  premium: 'Premium',
+  enterprise: 'Enterprise',
+} as const satisfies Record<Tier, string>;
+
+export interface TierGate {
+  readonly customPrompts: boolean;
+  readonly bulk: boolean;
+  readonly tryOn: boolean;
+  readonly modelLimit: number;
+  readonly extendedHistory: boolean;
+  readonly prioritySupport: boolean;
+}
+
+// Enterprise is assigned by an operator and gates exactly as Premium.
+export const tierGates = {
+  none: {
+    customPrompts: false,
+    bulk: false,
+    tryOn: false,
+    modelLimit: 0,
+    extendedHistory: false,
+    prioritySupport: false,
+  },
+  basic: {
+    customPrompts: false,
+    bulk: false,
+    tryOn: false,
+    modelLimit: 1,
+    extendedHistory: false,
+    prioritySupport: false,
+  },
+  pro: {
+    customPrompts: true,
+    bulk: true,
+    tryOn: true,
+    modelLimit: 5,
+    extendedHistory: false,
+    prioritySupport: false,
+  },
+  premium: {
+    customPrompts: true,
+    bulk: true,
+    tryOn: true,
+    modelLimit: 20,
+    extendedHistory: true,
+    prioritySupport: true,
+  },
+  enterprise: {
+    customPrompts: true,
+    bulk: true,
+    tryOn: true,
+    modelLimit: 20,
+    extendedHistory: true,
+    prioritySupport: true,
+  },
+} as const satisfies Record<Tier, TierGate>;
+
+export function isTier(value: unknown): value is Tier {
+  return typeof value === 'string' && (TIERS as readonly string[]).includes(value);
+}
+
+export function isPaidTier(value: unknown): value is PaidTier {
+  return typeof value === 'string' && (PAID_TIERS as readonly string[]).includes(value);
+}
+
+/** Accepts any casing ('Premium', 'PRO'); anything unknown, empty or missing is 'none'. */
+export function toTier(value: string | null | undefined): Tier {
+  const lower = (value ?? '').trim().toLowerCase();
+  return isTier(lower) ? lower : 'none';
+}
+
+function gateOf(tier: Tier | null | undefined): TierGate {
+  return tierGates[tier ?? 'none'] ?? tierGates.none;
+}
+
+export function canUseCustomPrompts(tier: Tier | null | undefined): boolean {
+  return gateOf(tier).customPrompts;
+}
+
+export function canUseBulk(tier: Tier | null | undefined): boolean {
+  return gateOf(tier).bulk;
+}
+
+export function canUseTryOn(tier: Tier | null | undefined): boolean {
+  return gateOf(tier).tryOn;
+}
+
+export function modelLimit(tier: Tier | null | undefined): number {
+  return gateOf(tier).modelLimit;
+}
+
+export function tierName(tier: Tier | null | undefined): string {
+  return tierNames[tier ?? 'none'] ?? tierNames.none;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Money
+// ---------------------------------------------------------------------------------------------
+
+export const CURRENCY = 'usd' as const;
+
+export function usdToCents(usd: number): number {
+  return Math.round(usd * 100);
+}
+
+/** '$19', '$4.92': whole amounts without decimals, as the pages show them. */
+export function formatUsd(usd: number): string {
+  const whole = Number.isInteger(usd);
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: whole ? 0 : 2,
+    maximumFractionDigits: whole ? 0 : 2,
+  }).format(usd);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plans and the yearly offer
+// ---------------------------------------------------------------------------------------------
+
+export const priceIds = {
+  basic: 'price_basic',
+  pro: 'price_pro',
+  premium: 'price_premium',
+  enterprise: 'price_enterprise',
+  yearlyPremium: 'price_yearly_premium',
+} as const;
+
+export const PRICE_IDS = [
+  priceIds.basic,
+  priceIds.pro,
+  priceIds.premium,
+  priceIds.enterprise,
+  priceIds.yearlyPremium,
+] as const;
+export type PriceId = (typeof PRICE_IDS)[number];
+
+export function isPriceId(value: unknown): value is PriceId {
+  return typeof value === 'string' && (PRICE_IDS as readonly string[]).includes(value);
+}
+
+export type BillingInterval = 'month' | 'year';
+
+/** What a price id buys: the fields billing needs, shared by the monthly plans and the yearly offer. */
+export interface SubscriptionProduct {
+  readonly id: string;
+  readonly tier: PaidTier;
+  readonly title: string;
+  readonly priceId: PriceId;
+  readonly priceUsd: number;
+  readonly interval: BillingInterval;
+  /** Credits granted at each monthly grant (the yearly offer grants monthly too). */
+  readonly monthlyCredits: number;
+}
+
+export interface Plan extends SubscriptionProduct {
+  readonly id: PaidTier;
+  readonly interval: 'month';
+  readonly description: string;
+  readonly features: readonly string[];
+  readonly popular: boolean;
+  /** Enterprise is a valid tier but is never sold on the plan page. */
+  readonly onSale: boolean;
+}
+
+const monthlyCredits = { basic: 50, pro: 500, premium: 2500 } as const;
+
+function modelsFeature(tier: PaidTier): string {
+  const n = tierGates[tier].modelLimit;
+  return n === 1 ? '1 AI model' : `Up to ${n} AI models`;
+}
+
+const proFeatures = [
+  'HD images',
+  'All style presets',
+  modelsFeature('pro'),
+  'Custom prompts',
+  'Bulk generation',
+  'AI Virtual Try-On',
+] as const;
+
+const premiumFeatures = [
+  'HD images',
+  'All style presets',
+  modelsFeature('premium'),
+  'Custom prompts',
+  'Bulk generation',
+  'AI Virtual Try-On',
+  'Extended history',
+  'Priority support',
+] as const;
+
+export const plans = {
+  basic: {
+    id: 'basic',
+    tier: 'basic',
+    title: tierNames.basic,
+    priceId: priceIds.basic,
+    priceUsd: 19,
+    interval: 'month',
+    monthlyCredits: monthlyCredits.basic,
+    description: 'Get started with your own AI photos from our style presets.',
+    features: ['HD images', 'All style presets', modelsFeature('basic'), 'One photo at a time'],
+    popular: false,
+    onSale: true,
+  },
+  pro: {
+    id: 'pro',
+    tier: 'pro',
+    title: tierNames.pro,
+    priceId: priceIds.pro,
+    priceUsd: 49,
+    interval: 'month',
+    monthlyCredits: monthlyCredits.pro,
+    description: 'For creators: custom prompts, bulk generation and virtual try-on.',
+    features: proFeatures,
+    popular: true,
+    onSale: true,
+  },
+  premium: {
+    id: 'premium',
+    tier: 'premium',
+    title: tierNames.premium,
+    priceId: priceIds.premium,
+    priceUsd: 79,
+    interval: 'month',
+    monthlyCredits: monthlyCredits.premium,
+    description: 'For professionals creating at scale, with priority support.',
+    features: premiumFeatures,
+    popular: false,
+    onSale: true,
+  },
+  // Only the studio checkout reading names an Enterprise amount (its conversion value); the tier
+  // is assigned by an operator and its credits follow Premium.
+  enterprise: {
+    id: 'enterprise',
+    tier: 'enterprise',
+    title: tierNames.enterprise,
+    priceId: priceIds.enterprise,
+    priceUsd: 69,
+    interval: 'month',
+    monthlyCredits: monthlyCredits.premium,
+    description: 'For teams and businesses, arranged with our team.',
+    features: premiumFeatures,
+    popular: false,
+    onSale: false,
+  },
+} as const satisfies Record<PaidTier, Plan>;
+
+/** The three cards of the plan page, landing pricing and account page, in display order. */
+export const PLANS_ON_SALE = [plans.basic, plans.pro, plans.premium] as const;
+
+/** The value reported for a completed studio checkout (analytics), per the studio reading. */
+export const checkoutConversionValuesUsd = {
+  basic: 19,
+  premium: 39,
+  enterprise: 69,
+} as const;
+
+export const yearlyOffer = {
+  id: 'premium_yearly',
+  tier: 'premium',
+  title: 'Premium Yearly',
+  priceId: priceIds.yearlyPremium,
+  priceUsd: 59,
+  interval: 'year',
+  monthlyCredits: 200,
+  creditsPerYear: 2400,
+  monthlyEquivalentUsd: 4.92,
+  strikethroughYearlyUsd: 468,
+  regularMonthlyUsd: 39,
+  savingsPercent: 87,
+  savingsUsd: 409,
+  signupSavingsPercent: 67,
+  features: [
+    '2400 AI detection credits per year',
+    'Priority email support',
+    'Extended detection history',
+    'Priority access to new features',
+    'Advanced detection algorithms',
+  ],
+} as const satisfies SubscriptionProduct & Record<string, unknown>;
+
+export type PlanOrOffer = (typeof plans)[PaidTier] | typeof yearlyOffer;
+
+export function planByPriceId(priceId: string | null | undefined): PlanOrOffer | undefined {
+  if (priceId === yearlyOffer.priceId) return yearlyOffer;
+  return Object.values(plans).find((plan) => plan.priceId === priceId);
+}
+
+export function planByTier(tier: Tier | null | undefined): (typeof plans)[PaidTier] | undefined {
+  return isPaidTier(tier) ? plans[tier] : undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Credit packs
+// ---------------------------------------------------------------------------------------------
+
+export interface CreditPack {
+  readonly id: string;
+  readonly credits: number;
+  readonly priceUsd: number;
+  readonly originalPriceUsd: number;
+  readonly discountPercent: number;
+  readonly popular: boolean;
+}
+
+export const creditPacks = [
+  {
+    id: 'pack_200',
+    credits: 200,
+    priceUsd: 19,
+    originalPriceUsd: 25,
+    discountPercent: 24,
+    popular: false,
+  },
+  {
+    id: 'pack_500',
+    credits: 500,
+    priceUsd: 39,
+    originalPriceUsd: 50,
+    discountPercent: 22,
+    popular: true,
+  },
+  {
+    id: 'pack_1500',
+    credits: 1500,
+    priceUsd: 89,
+    originalPriceUsd: 125,
+    discountPercent: 29,
+    popular: false,
+  },
+  {
+    id: 'pack_3000',
+    credits: 3000,
+    priceUsd: 169,
+    originalPriceUsd: 250,
+    discountPercent: 32,
+    popular: false,
+  },
+] as const satisfies readonly CreditPack[];
+
+export type CreditPackId = (typeof creditPacks)[number]['id'];
+export const CREDIT_PACK_IDS = creditPacks.map((pack) => pack.id) as readonly CreditPackId[];
+
+export function creditPackById(
+  id: string | null | undefined,
+): (typeof creditPacks)[number] | undefined {
+  return creditPacks.find((pack) => pack.id === id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Credits, subscription record, training
+// ---------------------------------------------------------------------------------------------
+
+export const costs = {
+  creditsPerImage: 1,
+  /** Bulk costs one image per selected model. */
+  creditsPerBulkImage: 1,
+  creditsPerTryOn: 1,
+  trainingCredits: 50,
+} as const;
+
+export interface SubscriptionState {
+  readonly active: boolean;
+  readonly tier: Tier;
+  readonly credits: number;
+  readonly monthlyFreeTrainingsLeft: number;
+}
+
+/** The record created on a user's first subscription read. */
+export const defaultSubscription = {
+  active: false,
+  tier: 'none',
+  credits: 0,
+  monthlyFreeTrainingsLeft: 1,
+} as const satisfies SubscriptionState;
+
+/** What the browser assumes when the subscription cannot be read. */
+export const unreadableSubscription = {
+  active: false,
+  tier: 'none',
+  credits: 0,
+  monthlyFreeTrainingsLeft: 0,
+} as const satisfies SubscriptionState;
+
+export const training = {
+  steps: 1000,
+  /** Each paid renewal resets the monthly free training to this. */
+  freeTrainingsPerRenewal: 1,
+  estimateMinutes: 10,
+  /** The login side panel's marketing claim, kept as written. */
+  loginPanelReadyMinutes: 30,
+  /** A training with no news for this long is failed and refunded by the reconciler. */
+  timeoutMinutes: 120,
+} as const;
+
+export const genders = ['man', 'woman', 'other'] as const;
+export type Gender = (typeof genders)[number];
+
+// ---------------------------------------------------------------------------------------------
+// Photos and uploads
+// ---------------------------------------------------------------------------------------------
+
+export const photos = {
+  min: 8,
+  max: 12,
+  maxUploadBytes: 10 * 1024 * 1024,
+  maxUploadMegabytes: 10,
+  minShortSidePx: 512,
+  // Decoding is refused above this, so a small file cannot expand into a huge bitmap. A 48 MP
+  // phone photo (8064 x 6048) still fits.
+  maxPixels: 50_000_000,
+  // HEIC is not listed: the prebuilt sharp decodes HEIF only as AVIF, so a HEIC photo could not
+  // be validated.
+  acceptedMimeTypes: ['image/jpeg', 'image/png', 'image/webp'],
+  acceptedTypeNames: ['JPEG', 'PNG', 'WebP'],
+} as const;
+
+export const tryOn = {
+  /** Person and garment uploads use the same size rule as training photos. */
+  maxUploadBytes: photos.maxUploadBytes,
+  acceptedMimeTypes: photos.acceptedMimeTypes,
+  durationSecondsMin: 30,
+  durationSecondsMax: 60,
+  publicSliderStartPercent: 50,
+  engineOptions: { category: 'auto', mode: 'balanced', garmentPhotoType: 'auto' },
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Auth, prompts, lists, storage
+// ---------------------------------------------------------------------------------------------
+
+export const passwordMinLength = 6;
+// Bounds the hashing work per request; better-auth's own default maximum.
+export const passwordMaxLength = 128;
+
+export const auth = {
+  passwordMinLength,
+  passwordMaxLength,
+  passwordResetTokenTtlSeconds: 3600,
+} as const;
+
+export const prompt = {
+  previewChars: 50,
+  minHeightPx: 120,
+  // Not in the specification: bounds what a request may carry to the engine.
+  maxLength: 2000,
+} as const;
+
+export const modelName = {
+  // Not in the specification: keeps cards and headings readable.
+  maxLength: 60,
+} as const;
+
+export const lists = {
+  generationsPage: 50,
+  bulkJobs: 20,
+  tryOnPicker: 20,
+  presetsPerCategory: 8,
+} as const;
+
+export const storage = {
+  signedUrlTtlSeconds: 3600,
+  trainingZipUrlTtlSeconds: 60,
+} as const;
+
+// Not in the specification; the design asks for limits on these endpoints.
+export const rateLimits = {
+  signIn: { max: 10, windowMs: 60_000 },
+  signUp: { max: 5, windowMs: 60_000 },
+  passwordReset: { max: 5, windowMs: 15 * 60_000 },
+  uploads: { max: 30, windowMs: 60_000 },
+  generation: { max: 30, windowMs: 60_000 },
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Quiz funnel and offer
+// ---------------------------------------------------------------------------------------------
+
+export const quiz = {
+  imageCount: 16,
+  aiImageCount: 9,
+  realImageCount: 7,
+  answerPauseMs: 1500,
+  redirectDelayMs: 2000,
+  /** Below lowBelow: 'most people struggle'; below highFrom: 'good skills'; else 'impressive'. */
+  thresholds: { lowBelow: 40, highFrom: 70 },
+  sessionKeys: { score: 'quizScore', redirectAfterAuth: 'redirectAfterAuth' },
+} as const;
+
+export type QuizFeedbackLevel = 'low' | 'medium' | 'high';
+
+export function quizPercentage(correct: number, total: number): number {
+  return total > 0 ? Math.round((correct / total) * 100) : 0;
+}
+
+export function quizFeedbackLevel(percentage: number): QuizFeedbackLevel {
+  if (percentage < quiz.thresholds.lowBelow) return 'low';
+  if (percentage < quiz.thresholds.highFrom) return 'medium';
+  return 'high';
+}
+
+export const offer = {
+  countdownMinutes: 15,
+  countdownSeconds: 15 * 60,
+  moneyBackGuaranteeDays: 30,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Landing page
+// ---------------------------------------------------------------------------------------------
+
+export const landingCarouselCategories = [
+  { id: 'professional', label: 'Professional' },
+  { id: '80s-nostalgia', label: '80s' },
+  { id: 'classy', label: 'Classy' },
+  { id: 'fantasy-personas', label: 'Fantasy' },
+  { id: 'fashion', label: 'Fashion' },
+] as const;
+
+export const landing = {
+  demoPrompts: [
+    'A confident professional headshot in a modern office, soft window light',
+    'Walking down a neon-lit Tokyo street at night, cinematic style',
+    'An 80s yearbook portrait with a laser background and big hair',
+    'A fantasy knight in ornate silver armour on a misty mountain',
+    'A fashion editorial on a Paris rooftop at golden hour',
+  ],
+  demoGeneratedSeconds: 3,
+  stepThreeImageCount: 4,
+  marketingStyleCount: 50,
+  marketingPhotoCount: 100,
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Timings (ms) and layout (px)
+// ---------------------------------------------------------------------------------------------
+
+export const timings = {
+  carousel: { slideMs: 6000, tickMs: 50, transitionMs: 300 },
+  demo: { typingMsPerChar: 25, pauseMs: 300, holdMs: 2500 },
+  stepThreeRotationMs: 2000,
+  paymentPolling: { maxAttempts: 10, baseDelayMs: 2000, perAttemptMs: 500 },
+  creditVerification: { maxAttempts: 10, intervalMs: 2000 },
+  dashboardPaymentRefreshMs: 2000,
+  validationPoll: { uploadMs: 2000, resultsMs: 3000 },
+  tryOnReloadMs: 2000,
+  toast: { shortMs: 2000, longMs: 5000 },
+  sseHeartbeatMs: 25_000,
+  requestTimeoutMs: 10_000,
+  trainingEstimateMs: training.estimateMinutes * 60_000,
+  offerCountdownTickMs: 1000,
+} as const;
+
+/** Delay before payment-status poll number `attempt` (0-based): 2000 ms plus 500 ms per attempt. */
+export function paymentPollDelayMs(attempt: number): number {
+  return timings.paymentPolling.baseDelayMs + timings.paymentPolling.perAttemptMs * attempt;
+}
+
+export const network = {
+  retryStatuses: [502, 503, 504],
+  queryRetries: 1,
+  refetchOnWindowFocus: false,
+} as const;
+
+export const layout = {
+  mobileBreakpointPx: 768,
+  presetCardWidthPx: 320,
+  cardsPerView: { small: 2, medium: 4 },
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Routes
+// ---------------------------------------------------------------------------------------------
+
+export const routes = {
+  home: '/',
+  login: '/login',
+  signup: '/signup',
+  resetPassword: '/reset-password',
+  terms: '/terms',
+  privacy: '/privacy',
+  contact: '/contact',
+  tryOn: '/tryon',
+  quiz: '/quiz',
+  quizResults: '/quiz-results',
+  dashboard: '/dashboard',
+  myModels: '/my-models',
+  category: '/category/:categoryId',
+  bulkGenerate: '/bulk-generate',
+  bulkGeneration: '/bulk-generation/:id',
+  createModel: '/create-model',
+  customPrompt: '/custom-prompt',
+  examplePhotos: '/example-photos',
+  uploadPhotos: '/upload-photos',
+  validationResults: '/validation-results',
+  selectGender: '/select-gender',
+  nameModel: '/name-model',
+  subscription: '/subscription',
+  model: '/model/:id',
+  buyCredits: '/buy-credits',
+  generation: '/generations/:id',
+  account: '/account',
+  paymentSuccess: '/payment-success',
+  // Both redirect to the dashboard's generated tab.
+  history: '/history',
+  generations: '/generations',
+} as const;
+
+export const paths = {
+  category: (categoryId: string) => `/category/${encodeURIComponent(categoryId)}`,
+  model: (id: string) => `/model/${encodeURIComponent(id)}`,
+  generation: (id: string) => `/generations/${encodeURIComponent(id)}`,
+  bulkGeneration: (id: string) => `/bulk-generation/${encodeURIComponent(id)}`,
+} as const;
+
+/** The signed-in routes (React Router patterns); anyone else is sent to /login and brought back. */
+export const protectedRoutes = [
+  routes.dashboard,
+  routes.myModels,
+  routes.category,
+  routes.bulkGenerate,
+  routes.bulkGeneration,
+  routes.createModel,
+  routes.customPrompt,
+  routes.examplePhotos,
+  routes.uploadPhotos,
+  routes.validationResults,
+  routes.selectGender,
+  routes.nameModel,
+  routes.subscription,
+  routes.model,
+  routes.buyCredits,
+  routes.generation,
+  routes.account,
+  routes.paymentSuccess,
+] as const;
+
+export function isProtectedPath(pathname: string): boolean {
+  return protectedRoutes.some((pattern) => {
+    const source = pattern.replace(/:[A-Za-z]+/g, '[^/]+');
+    return new RegExp(`^${source}/?$`).test(pathname);
+  });
+}
+
+export const defaultRedirectAfterHowItWorks = routes.dashboard;
+
+export const dashboardQuery = {
+  main: ['generation', 'tryon'],
+  sub: ['presets', 'custom', 'generated'],
+  defaultMain: 'generation',
+  defaultSub: 'presets',
+} as const;
+
+export const subscriptionFrom = {
+  customPrompt: 'custom-prompt',
+  tryOn: 'tryon',
+} as const;
+
+export const signupOffer = {
+  yearly: 'yearly',
+} as const;

@@ -1,0 +1,18 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { EmailMessage, Mailer } from './mailer.ts';
+
+/** Embedded mode: messages land in `./data/outbox` (one JSON file each) and in the log. */
+export function createOutboxMailer(dir: string, from: string, log: FastifyBaseLogger): Mailer {
+  return {
+    async send(message: EmailMessage) {
+      await mkdir(dir, { recursive: true });
+      const sentAt = new Date().toISOString();
+      const file = path.join(dir, `${sentAt.replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`);
+      await writeFile(file, JSON.stringify({ from, ...message, sentAt }, null, 2));
+      log.info({ to: message.to, subject: message.subject, file }, 'email written to the outbox');
+    },
+  };
+}

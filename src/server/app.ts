@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import type { ErrorCode, ErrorResponse } from '../common/errors.ts';
+import type { Storage } from './adapters/storage/storage.ts';
+import { LocalStorage } from './adapters/storage/local-storage.ts';
+import type { Mailer } from './adapters/email/mailer.ts';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/client.ts';
+import { accountRoutes } from './features/account/routes.ts';
+import { createAccountService } from './features/account/service.ts';
+import type { Auth } from './features/auth/auth.ts';
+import { authRoutes } from './features/auth/routes.ts';
+import type { EventBus } from './features/events/event-bus.ts';
+import { eventRoutes } from './features/events/routes.ts';
+import { fileRoutes } from './features/files/routes.ts';
+import { healthRoutes } from './features/health/routes.ts';
+import { AppError } from './http/app-error.ts';
+import { createAuthenticator } from './http/authenticate.ts';
+import type { JobQueue } from './jobs/job-queue.ts';
+
+export interface AppDeps {
+  config: Config;
+  logger: FastifyBaseLogger;
+  database: DatabaseHandle;
+  storage: Storage;
+  mailer: Mailer;
+  events: EventBus;
+  queue: JobQueue;
+  auth: Auth;
+}
+
+const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
+const methods: HTTPMethod[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Webhooks come from providers, not browsers: they prove themselves by signature instead. */
+    skipOriginCheck?: boolean;
+  }
+}
+
+/** Builds the HTTP application; it never listens, so tests drive it with `inject` or a port of their own. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  // Every route is mirrored into a router of our own so a wrong method can answer 405, not 404.
+  const knownRoutes = FindMyWay();
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (methods.includes(method as HTTPMethod) && !knownRoutes.find(method as HTTPMethod, route.url)) {
+        knownRoutes.on(method as HTTPMethod, route.url, () => {});
+      }
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (safeMethods.has(request.method) || request.routeOptions.config.skipOriginCheck) return;
+    if (!request.url.startsWith('/api/')) return;
+    // Browsers send Origin on every cross-site write; a request from a site we do not trust is refused.
+    const origin = request.headers.origin;
+    const fetchSite = request.headers['sec-fetch-site'];
+    if ((origin && !config.trustedOrigins.includes(origin)) || fetchSite === 'cross-site') {
+      throw new AppError('FORBIDDEN', 'This request came from another site and was refused.');
+    }
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        mediaSrc: ["'self'", 'blob:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        ...(config.env === 'production' ? { upgradeInsecureRequests: [] } : {}),
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: config.env === 'production',
+  });
+
+  await app.register(rateLimit, {
+    global: config.rateLimit.enabled,
+    max: config.rateLimit.perMinute,
+    timeWindow: '1 minute',
+    errorResponseBuilder: () => new AppError('RATE_LIMITED', 'Too many requests. Please wait a moment and try again.'),
+  });
+
+  await app.register(swagger, {
+    openapi: { info: { title: 'Likeness API', version: '1.0.0' }, servers: [] },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  const hasWebBuild = existsSync(path.join(webRoot, 'index.html'));
+  // Files are sent by explicit routes (each with its own root), so nothing is served by accident.
+  await app.register(fastifyStatic, { root: hasWebBuild ? webRoot : config.dataDir, serve: false });
+  if (hasWebBuild) {
+    app.get('/assets/*', { schema: { hide: true }, config: { rateLimit: false } }, (request, reply) =>
+      reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .sendFile(`assets/${(request.params as { '*': string })['*']}`, webRoot, { cacheControl: false }),
+    );
+    for (const file of ['favicon.svg', 'robots.txt']) {
+      if (existsSync(path.join(webRoot, file))) {
+        app.get(`/${file}`, { schema: { hide: true }, config: { rateLimit: false } }, (_request, reply) => reply.sendFile(file, webRoot));
+      }
+    }
+  }
+
+  const authenticator = createAuthenticator(deps.auth);
+  const account = createAccountService(deps.database.db);
+
+  await app.register(healthRoutes, { database: deps.database });
+  await app.register(authRoutes, { auth: deps.auth });
+  await app.register(accountRoutes, { account, authenticator });
+  await app.register(eventRoutes, { bus: deps.events, authenticator, heartbeatMs: config.sseHeartbeatMs });
+  if (deps.storage instanceof LocalStorage) {
+    await app.register(fileRoutes, { storage: deps.storage, root: config.storage.localDir });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const isApi = pathname.startsWith('/api/') || pathname === '/api';
+    if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && hasWebBuild) {
+      // The web app owns every other path (its router shows the 404 page for unknown ones).
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html', webRoot);
+    }
+    const allowed = methods.filter((method) => knownRoutes.find(method, pathname));
+    if (allowed.length > 0) {
+      reply.header('allow', allowed.join(', '));
+      return sendError(reply, 405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here.`);
+    }
+    return sendError(reply, 404, 'NOT_FOUND', 'There is nothing at this address.');
+  });
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) return sendError(reply, error.statusCode, error.code, error.message);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      const where = first?.instancePath ? `${first.instancePath.slice(1).replaceAll('/', '.')}: ` : '';
+      return sendError(reply, 400, 'VALIDATION_ERROR', `${where}${first?.message ?? 'Invalid request'}`);
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return sendError(reply, 500, 'INTERNAL', 'Something went wrong on our side. Please try again.');
+    }
+    return sendError(reply, status, codeForStatus(status), messageForClientError(error, status));
+  });
+
+  return app;
+}
+
+function sendError(reply: import('fastify').FastifyReply, status: number, code: ErrorCode, message: string) {
+  const body: ErrorResponse = { error: { code, message } };
+  return reply.status(status).type('application/json').send(body);
+}
+
+function codeForStatus(status: number): ErrorCode {
+  switch (status) {
+    case 401:
+      return 'UNAUTHORIZED';
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 405:
+      return 'METHOD_NOT_ALLOWED';
+    case 409:
+      return 'CONFLICT';
+    case 413:
+      return 'PAYLOAD_TOO_LARGE';
+    case 415:
+      return 'UNSUPPORTED_MEDIA_TYPE';
+    case 429:
+      return 'RATE_LIMITED';
+    default:
+      return 'BAD_REQUEST';
+  }
+}
+
+function messageForClientError(error: FastifyError, status: number): string {
+  if (status === 413) return 'The request is too large.';
+  if (status === 415) return 'This content type is not supported here.';
+  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return 'The request body is not valid JSON.';
+  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'The request body is empty.';
+  return error.message;
+}

@@ -1,0 +1,160 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Schema = typeof schema;
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction or the database itself: repositories accept either, so services decide the unit of work. */
+export type Executor = Parameters<Parameters<Database['transaction']>[0]>[0] | Database;
+
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/** Postgres rejects a NOTIFY payload above 8000 bytes; callers keep events small. */
+export interface Notifications {
+  listen(channel: string, onPayload: (payload: string) => void, onReconnect: () => void): Promise<() => Promise<void>>;
+  notify(channel: string, payload: string): Promise<void>;
+}
+
+export interface DatabaseHandle {
+  kind: 'pglite' | 'postgres';
+  db: Database;
+  /** Present on the embedded database: pg-boss shares the same in-process instance. */
+  pglite?: PGlite;
+  connectionString?: string;
+  notifications?: Notifications;
+  migrate(): Promise<void>;
+  migrationsPending(): Promise<number>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  url: string | undefined;
+  poolSize: number;
+  /** Directory of the embedded database; `memory://` keeps it in memory (tests). */
+  embeddedDir: string;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  return options.url ? openPostgres(options.url, options.poolSize) : openPglite(options.embeddedDir);
+}
+
+async function openPglite(dir: string): Promise<DatabaseHandle> {
+  if (!dir.startsWith('memory://')) mkdirSync(dir, { recursive: true });
+  const client = new PGlite(dir);
+  await client.waitReady;
+  const db = drizzlePglite({ client, schema }) as unknown as Database;
+  return {
+    kind: 'pglite',
+    db,
+    pglite: client,
+    migrate: () => migratePglite(drizzlePglite({ client, schema }), { migrationsFolder }),
+    migrationsPending: () => countPending(db),
+    ping: async () => {
+      await client.query('select 1');
+    },
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+  // An idle client losing its server (restart, failover) must not crash the process.
+  pool.on('error', () => {});
+  const db = drizzlePg({ client: pool, schema }) as unknown as Database;
+  return {
+    kind: 'postgres',
+    db,
+    connectionString: url,
+    notifications: postgresNotifications(url, pool),
+    migrate: () => migratePostgres(pool),
+    migrationsPending: () => countPending(db),
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** Several processes may start at once; an advisory lock lets exactly one apply migrations. */
+async function migratePostgres(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock(7301)');
+    await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+  } finally {
+    await client.query('select pg_advisory_unlock(7301)').catch(() => {});
+    client.release();
+  }
+}
+
+const journalEntries: number = (
+  JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')) as { entries: unknown[] }
+).entries.length;
+
+async function countPending(db: Database): Promise<number> {
+  try {
+    const result = await db.execute<{ applied: number }>(
+      sql`select count(*)::int as applied from drizzle.__drizzle_migrations`,
+    );
+    const rows = (result as unknown as { rows: { applied: number }[] }).rows;
+    return journalEntries - (rows[0]?.applied ?? 0);
+  } catch {
+    return journalEntries;
+  }
+}
+
+/**
+ * LISTEN needs one session-pinned connection; it reconnects with backoff when the server goes
+ * away and tells the caller, so subscribers can catch up on what they may have missed.
+ */
+function postgresNotifications(url: string, pool: pg.Pool): Notifications {
+  return {
+    async notify(channel, payload) {
+      await pool.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    async listen(channel, onPayload, onReconnect) {
+      let client: pg.Client | undefined;
+      let closed = false;
+      let retryTimer: NodeJS.Timeout | undefined;
+      let attempt = 0;
+      const connect = async (isReconnect: boolean): Promise<void> => {
+        const next = new pg.Client({ connectionString: url });
+        next.on('notification', (message) => {
+          if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+        });
+        next.on('error', () => scheduleReconnect());
+        next.on('end', () => scheduleReconnect());
+        await next.connect();
+        await next.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        client = next;
+        attempt = 0;
+        if (isReconnect) onReconnect();
+      };
+      const scheduleReconnect = () => {
+        if (closed || retryTimer) return;
+        client?.removeAllListeners('end');
+        client = undefined;
+        const delay = Math.min(250 * 2 ** attempt++, 5_000);
+        retryTimer = setTimeout(() => {
+          retryTimer = undefined;
+          connect(true).catch(() => scheduleReconnect());
+        }, delay);
+      };
+      await connect(false);
+      return async () => {
+        closed = true;
+        if (retryTimer) clearTimeout(retryTimer);
+        await client?.end().catch(() => {});
+      };
+    },
+  };
+}

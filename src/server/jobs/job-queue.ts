@@ -1,0 +1,135 @@
+import { sql } from 'drizzle-orm';
+import { PgBoss, fromDrizzle, fromPglite } from 'pg-boss';
+import type { z } from 'zod';
+import type { DatabaseHandle, Executor } from '../db/client.ts';
+
+export interface RetryPolicy {
+  retryLimit: number;
+  retryDelaySeconds: number;
+  retryBackoff: boolean;
+  /** A job running longer than this is taken back and retried (a crashed worker's job too). */
+  expireInSeconds: number;
+}
+
+/** A kind of job: its queue name, the shape of its payload and how it is retried. */
+export interface JobType<P> {
+  name: string;
+  payload: z.ZodType<P>;
+  retry: RetryPolicy;
+}
+
+const defaultRetry: RetryPolicy = { retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 300 };
+
+export function defineJobType<P>(name: string, payload: z.ZodType<P>, retry: Partial<RetryPolicy> = {}): JobType<P> {
+  return { name, payload, retry: { ...defaultRetry, ...retry } };
+}
+
+export interface JobContext {
+  id: string;
+  retryCount: number;
+  /** True on the last attempt: a handler that fails now will not be retried. */
+  isLastAttempt: boolean;
+  signal: AbortSignal;
+}
+
+export interface JobWorker<P = never> {
+  type: JobType<P>;
+  concurrency: number;
+  handle(payload: P, context: JobContext): Promise<void>;
+}
+
+export function defineWorker<P>(
+  type: JobType<P>,
+  handle: (payload: P, context: JobContext) => Promise<void>,
+  concurrency = 2,
+): JobWorker<P> {
+  return { type, handle, concurrency };
+}
+
+export interface SendOptions {
+  /** Enqueue inside this transaction: the job exists exactly when the transaction commits. */
+  tx?: Executor;
+  startAfterSeconds?: number;
+  singletonKey?: string;
+}
+
+export interface JobQueue {
+  send<P>(type: JobType<P>, payload: P, options?: SendOptions): Promise<string | null>;
+  /** Start consuming these kinds of job in this process (workers only). */
+  work(workers: JobWorker<unknown>[]): Promise<void>;
+  /** Jobs waiting or running, by queue: what an operator watches. */
+  depth(): Promise<Record<string, number>>;
+  stop(options: { graceful: boolean; timeoutMs: number }): Promise<void>;
+}
+
+export interface JobQueueOptions {
+  database: DatabaseHandle;
+  types: JobType<unknown>[];
+  pollSeconds: number;
+  /** Only workers run maintenance (expiry, retention); a pure web process just sends. */
+  supervise: boolean;
+  onError: (error: Error) => void;
+}
+
+export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
+  const { database } = options;
+  const boss = database.pglite
+    ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', supervise: options.supervise, schedule: false })
+    : new PgBoss({
+        connectionString: database.connectionString,
+        max: 4,
+        supervise: options.supervise,
+        schedule: false,
+        application_name: 'likeness-jobs',
+      });
+  boss.on('error', options.onError);
+  await boss.start();
+  const known = new Map(options.types.map((type) => [type.name, type]));
+  for (const type of known.values()) {
+    await boss.createQueue(type.name, {
+      retryLimit: type.retry.retryLimit,
+      retryDelay: type.retry.retryDelaySeconds,
+      retryBackoff: type.retry.retryBackoff,
+      expireInSeconds: type.retry.expireInSeconds,
+    });
+  }
+
+  return {
+    async send(type, payload, sendOptions = {}) {
+      if (!known.has(type.name)) throw new Error(`Job type ${type.name} is not registered`);
+      const data = type.payload.parse(payload) as object;
+      return boss.send(type.name, data, {
+        ...(sendOptions.tx ? { db: fromDrizzle(sendOptions.tx as unknown as Parameters<typeof fromDrizzle>[0], sql) } : {}),
+        ...(sendOptions.startAfterSeconds ? { startAfter: sendOptions.startAfterSeconds } : {}),
+        ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
+      });
+    },
+    async work(workers) {
+      for (const worker of workers) {
+        await boss.work<unknown>(
+          worker.type.name,
+          { batchSize: 1, localConcurrency: worker.concurrency, pollingIntervalSeconds: options.pollSeconds },
+          async ([job]) => {
+            if (!job) return;
+            await worker.handle(worker.type.payload.parse(job.data), {
+              id: job.id,
+              retryCount: job.retryCount,
+              isLastAttempt: job.retryCount >= worker.type.retry.retryLimit,
+              signal: job.signal,
+            });
+          },
+        );
+      }
+    },
+    async depth() {
+      const depths: Record<string, number> = {};
+      for (const queue of await boss.getQueues([...known.keys()])) {
+        depths[queue.name] = queue.queuedCount + queue.activeCount;
+      }
+      return depths;
+    },
+    async stop({ graceful, timeoutMs }) {
+      await boss.stop({ graceful, timeout: timeoutMs, close: !database.pglite });
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { Mailer } from './adapters/email/mailer.ts';
+import { createOutboxMailer } from './adapters/email/outbox-mailer.ts';
+import { createSmtpMailer } from './adapters/email/smtp-mailer.ts';
+import { LocalStorage } from './adapters/storage/local-storage.ts';
+import { buildApp, type AppDeps } from './app.ts';
+import type { Config } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { createAuth } from './features/auth/auth.ts';
+import { sendEmailJob } from './features/email/jobs.ts';
+import { createMemoryEventBus, createPostgresEventBus } from './features/events/event-bus.ts';
+import { filesPublicPath } from './features/files/routes.ts';
+import { startJobQueue } from './jobs/job-queue.ts';
+import { createWorkers, jobTypes } from './jobs/registry.ts';
+
+export interface Running {
+  deps: AppDeps;
+  /** Present unless ROLE=worker. */
+  app?: FastifyInstance;
+  /** Where the app listens, e.g. http://127.0.0.1:3000 (when it listens). */
+  url?: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The composition root: the one place that picks concrete adapters from the configuration.
+ * Web and worker processes are the same code; ROLE decides what this process does.
+ */
+export async function start(config: Config, logger: FastifyBaseLogger, options: { listen?: boolean } = {}): Promise<Running> {
+  const database = await openDatabase(config.database);
+  await database.migrate();
+
+  const storage = new LocalStorage({
+    root: config.storage.localDir,
+    secret: config.authSecret,
+    defaultTtlSeconds: config.signedUrlTtlSeconds,
+    publicPath: filesPublicPath,
+  });
+  const mailer: Mailer = config.email.smtpUrl
+    ? createSmtpMailer(config.email.smtpUrl, config.email.from)
+    : createOutboxMailer(config.email.outboxDir, config.email.from, logger);
+  const events = database.notifications ? createPostgresEventBus(database.notifications) : createMemoryEventBus();
+  await events.start();
+  const queue = await startJobQueue({
+    database,
+    types: jobTypes,
+    pollSeconds: config.jobPollSeconds,
+    supervise: config.role !== 'web',
+    onError: (error) => logger.error({ err: error }, 'job queue error'),
+  });
+  const auth = createAuth({
+    config,
+    db: database.db,
+    sendResetPassword: async (email, url) => {
+      await queue.send(sendEmailJob, {
+        to: email,
+        subject: 'Reset your Likeness password',
+        text: `Someone asked to reset the password of your Likeness account.\n\nSet a new password here (the link works once and expires in 1 hour):\n${url}\n\nIf it wasn't you, ignore this message; your password stays as it is.`,
+      });
+    },
+  });
+  const deps: AppDeps = { config, logger, database, storage, mailer, events, queue, auth };
+
+  let app: FastifyInstance | undefined;
+  let url: string | undefined;
+  if (config.role !== 'worker') {
+    app = await buildApp(deps);
+    if (options.listen !== false) url = await app.listen({ port: config.port, host: config.host });
+    else await app.ready();
+  }
+  if (config.role !== 'web') await queue.work(createWorkers({ mailer }));
+
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      // Stop taking requests and end event streams, let running jobs finish (or hand them
+      // back for another worker), then close the database.
+      await app?.close();
+      await queue.stop({ graceful: true, timeoutMs: config.shutdownTimeoutMs });
+      await events.close();
+      await database.close();
+    })());
+
+  return { deps, ...(app ? { app } : {}), ...(url ? { url } : {}), stop };
+}

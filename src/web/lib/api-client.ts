@@ -1,0 +1,281 @@
+import { network, timings } from '../../common/product.ts';
+
+/**
+ * The one way the web app talks to its API: same-origin, cookie session, JSON in and out, a
+ * timeout on every request and one retry when a gateway says the server is momentarily away.
+ * Every failure becomes an `ApiError`, so callers switch on `code` and show `message`.
+ */
+
+/** The server's error wire shape. */
+export interface ApiErrorBody {
+  error: { code: string; message: string };
+}
+
+/** Codes produced in the browser, for failures that never got an answer from the server. */
+export const clientErrorCodes = {
+  network: 'NETWORK_ERROR',
+  timeout: 'TIMEOUT',
+  invalidResponse: 'INVALID_RESPONSE',
+} as const;
+
+const fallbackMessages = {
+  network: 'Could not reach the server. Please check your connection and try again.',
+  timeout: 'The request took too long. Please try again.',
+  invalidResponse: 'The server sent an unexpected answer. Please try again.',
+  unknown: 'Something went wrong. Please try again.',
+} as const;
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  /** HTTP status, or 0 when no answer arrived (network failure, timeout). */
+  readonly status: number;
+  readonly code: string;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export function isApiError(error: unknown, code?: string): error is ApiError {
+  return error instanceof ApiError && (code === undefined || error.code === code);
+}
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+export interface ApiRequestOptions {
+  method?: HttpMethod;
+  /** Sent as JSON; a `FormData` (uploads) is sent as multipart as it is. */
+  body?: unknown;
+  /** Appended to the path; null and undefined values are left out. */
+  query?: Record<string, QueryValue>;
+  /** Cancels the request (TanStack Query passes one). A cancelled request rejects with the
+   * signal's reason, not with an `ApiError`, so cancellation is never shown as a failure. */
+  signal?: AbortSignal;
+  /** Per attempt; defaults to the specification's 10 s. Uploads may ask for more. */
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+  /**
+   * Whether a 502/503/504 answer is retried once. Defaults to true for methods that are safe to
+   * repeat (GET, HEAD, PUT, DELETE) and false for POST and PATCH: a gateway error does not prove
+   * that the server did nothing, and repeating a generation would spend a credit twice.
+   */
+  retryOnGatewayError?: boolean;
+}
+
+const idempotentMethods: ReadonlySet<HttpMethod> = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+const retryDelayMs = 500;
+
+export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+  const method = options.method ?? 'GET';
+  const url = buildUrl(path, options.query);
+  const retry = options.retryOnGatewayError ?? idempotentMethods.has(method);
+  const attempts = retry ? 2 : 1;
+
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await send(url, method, options);
+    const isGatewayError = (network.retryStatuses as readonly number[]).includes(response.status);
+    if (isGatewayError && attempt < attempts) {
+      await discardBody(response);
+      await wait(retryDelayMs, options.signal);
+      continue;
+    }
+    return response.body as T;
+  }
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<ApiRequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'GET' }),
+  post: <T>(path: string, body?: unknown, options?: Omit<ApiRequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'POST', body }),
+  put: <T>(path: string, body?: unknown, options?: Omit<ApiRequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'PUT', body }),
+  patch: <T>(path: string, body?: unknown, options?: Omit<ApiRequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'PATCH', body }),
+  delete: <T>(path: string, options?: Omit<ApiRequestOptions, 'method' | 'body'>) =>
+    apiRequest<T>(path, { ...options, method: 'DELETE' }),
+};
+
+interface Answer {
+  status: number;
+  body: unknown;
+  raw?: Response;
+}
+
+/**
+ * One attempt. Resolves with the parsed body of a 2xx answer, or with a gateway error answer the
+ * caller may retry; rejects with an `ApiError` for everything else.
+ */
+async function send(url: string, method: HttpMethod, options: ApiRequestOptions): Promise<Answer> {
+  const { signal: callerSignal } = options;
+  callerSignal?.throwIfAborted();
+
+  // The timeout covers the whole exchange, body included, so a stalled download cannot hang.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs ?? timings.requestTimeoutMs);
+  const forwardAbort = () => controller.abort(callerSignal?.reason);
+  callerSignal?.addEventListener('abort', forwardAbort, { once: true });
+
+  try {
+    const headers = new Headers(options.headers);
+    headers.set('Accept', 'application/json');
+    let body: BodyInit | undefined;
+    if (options.body instanceof FormData) {
+      body = options.body;
+    } else if (options.body !== undefined) {
+      headers.set('Content-Type', 'application/json');
+      body = JSON.stringify(options.body);
+    }
+
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        body,
+        credentials: 'same-origin',
+        signal: controller.signal,
+      });
+    } catch (error) {
+      throw toTransportError(error, timedOut, callerSignal);
+    }
+
+    if ((network.retryStatuses as readonly number[]).includes(response.status)) {
+      // Left unread: the caller either retries (and discards it) or turns it into an error.
+      const error = await readError(response).catch(() => gatewayError(response.status));
+      return { status: response.status, body: undefined, raw: response, ...rejectLater(error) };
+    }
+
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw toTransportError(error, timedOut, callerSignal);
+    }
+
+    if (!response.ok) throw errorFromBody(response.status, text);
+    return { status: response.status, body: parseBody(response, text) };
+  } finally {
+    clearTimeout(timer);
+    callerSignal?.removeEventListener('abort', forwardAbort);
+  }
+}
+
+/**
+ * A gateway answer is handed back as a "maybe retry" value that throws when used as a final
+ * result. Keeping it a value (rather than throwing at once) lets `apiRequest` decide on the retry
+ * in one place.
+ */
+function rejectLater(error: ApiError): { body: never } {
+  return {
+    get body(): never {
+      throw error;
+    },
+  };
+}
+
+function gatewayError(status: number): ApiError {
+  return new ApiError(status, `HTTP_${status}`, fallbackMessages.unknown);
+}
+
+async function readError(response: Response): Promise<ApiError> {
+  return errorFromBody(response.status, await response.text());
+}
+
+async function discardBody(response: Answer): Promise<void> {
+  await response.raw?.body?.cancel().catch(() => undefined);
+}
+
+function errorFromBody(status: number, text: string): ApiError {
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const detail = readErrorDetail(parsed);
+  return new ApiError(
+    status,
+    detail.code ?? `HTTP_${status}`,
+    detail.message ?? fallbackMessages.unknown,
+  );
+}
+
+/**
+ * Reads `{ error: { code, message } }`, our wire shape. Better Auth's own endpoints answer
+ * `{ code, message }` at the top level, which is read too, so auth failures carry their message.
+ */
+function readErrorDetail(value: unknown): { code?: string; message?: string } {
+  if (!isRecord(value)) return {};
+  const source = isRecord(value.error) ? value.error : value;
+  return {
+    code: typeof source.code === 'string' && source.code ? source.code : undefined,
+    message: typeof source.message === 'string' && source.message ? source.message : undefined,
+  };
+}
+
+function parseBody(response: Response, text: string): unknown {
+  if (!text) return undefined;
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.includes('json')) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ApiError(
+      response.status,
+      clientErrorCodes.invalidResponse,
+      fallbackMessages.invalidResponse,
+    );
+  }
+}
+
+function toTransportError(error: unknown, timedOut: boolean, callerSignal?: AbortSignal): unknown {
+  if (callerSignal?.aborted) return callerSignal.reason ?? error;
+  if (timedOut) return new ApiError(0, clientErrorCodes.timeout, fallbackMessages.timeout);
+  return new ApiError(0, clientErrorCodes.network, fallbackMessages.network);
+}
+
+function buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  // Same origin only: an absolute or protocol-relative URL would carry the session elsewhere.
+  if (!path.startsWith('/') || path.startsWith('//')) {
+    throw new Error(`apiRequest expects a same-origin path, got "${path}"`);
+  }
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== null && value !== undefined) params.append(key, String(value));
+  }
+  const search = params.toString();
+  if (!search) return path;
+  return `${path}${path.includes('?') ? '&' : '?'}${search}`;
+}
+
+function wait(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

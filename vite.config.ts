@@ -1,0 +1,43 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type ProxyOptions } from 'vite';
+
+const repoRoot = fileURLToPath(new URL('.', import.meta.url));
+const apiTarget = 'http://localhost:3000';
+
+// In development the browser talks to the Vite server (5173) and every /api call is forwarded to
+// the API (3000): that covers JSON routes, the SSE stream at /api/events and signed files under
+// /api/files. The page's Origin is rewritten to the API's own, because the API rejects
+// state-changing requests from an origin it does not serve (a CSRF guard that is right in
+// production and only in the way here).
+const apiProxy: ProxyOptions = {
+  target: apiTarget,
+  configure(proxy) {
+    proxy.on('proxyReq', (proxyReq) => {
+      if (proxyReq.getHeader('origin')) proxyReq.setHeader('origin', apiTarget);
+    });
+  },
+};
+
+// Vite needs a default export here.
+export default defineConfig({
+  root: 'src/web',
+  // .env files stay at the repository root, where the server reads them too; only VITE_* reach
+  // the browser.
+  envDir: repoRoot,
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: fileURLToPath(new URL('dist/web', import.meta.url)),
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    port: 5173,
+    strictPort: true,
+    proxy: { '/api': apiProxy },
+  },
+  preview: {
+    proxy: { '/api': apiProxy },
+  },
+});
