@@ -70,11 +70,42 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError)
+      return sendError(reply, error.statusCode, error.code, error.message);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const first = error.validation[0];
+      const where = first?.instancePath
+        ? `${first.instancePath.slice(1).replaceAll('/', '.')}: `
+        : '';
+      return sendError(
+        reply,
+        400,
+        'VALIDATION_ERROR',
+        `${where}${first?.message ?? 'Invalid request'}`,
+      );
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return sendError(
+        reply,
+        500,
+        'INTERNAL',
+        'Something went wrong on our side. Please try again.',
+      );
+    }
+    return sendError(reply, status, codeForStatus(status), messageForClientError(error, status));
+  });
+
   // Every route is mirrored into a router of our own so a wrong method can answer 405, not 404.
   const knownRoutes = FindMyWay();
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) {
-      if (methods.includes(method as HTTPMethod) && !knownRoutes.find(method as HTTPMethod, route.url)) {
+      if (
+        methods.includes(method as HTTPMethod) &&
+        !knownRoutes.find(method as HTTPMethod, route.url)
+      ) {
         knownRoutes.on(method as HTTPMethod, route.url, () => {});
       }
     }
@@ -118,7 +149,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     global: config.rateLimit.enabled,
     max: config.rateLimit.perMinute,
     timeWindow: '1 minute',
-    errorResponseBuilder: () => new AppError('RATE_LIMITED', 'Too many requests. Please wait a moment and try again.'),
+    errorResponseBuilder: () =>
+      new AppError('RATE_LIMITED', 'Too many requests. Please wait a moment and try again.'),
   });
 
   await app.register(swagger, {
@@ -131,14 +163,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Files are sent by explicit routes (each with its own root), so nothing is served by accident.
   await app.register(fastifyStatic, { root: hasWebBuild ? webRoot : config.dataDir, serve: false });
   if (hasWebBuild) {
-    app.get('/assets/*', { schema: { hide: true }, config: { rateLimit: false } }, (request, reply) =>
-      reply
-        .header('cache-control', 'public, max-age=31536000, immutable')
-        .sendFile(`assets/${(request.params as { '*': string })['*']}`, webRoot, { cacheControl: false }),
+    app.get(
+      '/assets/*',
+      { schema: { hide: true }, config: { rateLimit: false } },
+      (request, reply) =>
+        reply
+          .header('cache-control', 'public, max-age=31536000, immutable')
+          .sendFile(`assets/${(request.params as { '*': string })['*']}`, webRoot, {
+            cacheControl: false,
+          }),
     );
     for (const file of ['favicon.svg', 'robots.txt']) {
       if (existsSync(path.join(webRoot, file))) {
-        app.get(`/${file}`, { schema: { hide: true }, config: { rateLimit: false } }, (_request, reply) => reply.sendFile(file, webRoot));
+        app.get(
+          `/${file}`,
+          { schema: { hide: true }, config: { rateLimit: false } },
+          (_request, reply) => reply.sendFile(file, webRoot),
+        );
       }
     }
   }
@@ -149,7 +190,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes, { database: deps.database });
   await app.register(authRoutes, { auth: deps.auth });
   await app.register(accountRoutes, { account, authenticator });
-  await app.register(eventRoutes, { bus: deps.events, authenticator, heartbeatMs: config.sseHeartbeatMs });
+  await app.register(eventRoutes, {
+    bus: deps.events,
+    authenticator,
+    heartbeatMs: config.sseHeartbeatMs,
+  });
   if (deps.storage instanceof LocalStorage) {
     await app.register(fileRoutes, { storage: deps.storage, root: config.storage.localDir });
   }
@@ -159,7 +204,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const isApi = pathname.startsWith('/api/') || pathname === '/api';
     if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && hasWebBuild) {
       // The web app owns every other path (its router shows the 404 page for unknown ones).
-      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html', webRoot);
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html')
+        .sendFile('index.html', webRoot);
     }
     const allowed = methods.filter((method) => knownRoutes.find(method, pathname));
     if (allowed.length > 0) {
@@ -169,25 +217,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return sendError(reply, 404, 'NOT_FOUND', 'There is nothing at this address.');
   });
 
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) return sendError(reply, error.statusCode, error.code, error.message);
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const first = error.validation[0];
-      const where = first?.instancePath ? `${first.instancePath.slice(1).replaceAll('/', '.')}: ` : '';
-      return sendError(reply, 400, 'VALIDATION_ERROR', `${where}${first?.message ?? 'Invalid request'}`);
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return sendError(reply, 500, 'INTERNAL', 'Something went wrong on our side. Please try again.');
-    }
-    return sendError(reply, status, codeForStatus(status), messageForClientError(error, status));
-  });
-
   return app;
 }
 
-function sendError(reply: import('fastify').FastifyReply, status: number, code: ErrorCode, message: string) {
+function sendError(
+  reply: import('fastify').FastifyReply,
+  status: number,
+  code: ErrorCode,
+  message: string,
+) {
   const body: ErrorResponse = { error: { code, message } };
   return reply.status(status).type('application/json').send(body);
 }
@@ -218,7 +256,8 @@ function codeForStatus(status: number): ErrorCode {
 function messageForClientError(error: FastifyError, status: number): string {
   if (status === 413) return 'The request is too large.';
   if (status === 415) return 'This content type is not supported here.';
-  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return 'The request body is not valid JSON.';
+  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
+    return 'The request body is not valid JSON.';
   if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'The request body is empty.';
   return error.message;
 }

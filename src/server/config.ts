@@ -27,7 +27,9 @@ const envSchema = z
     PUBLIC_URL: optionalText,
     DATA_DIR: z.string().default('./data'),
     ROLE: z.enum(['all', 'web', 'worker']).default('all'),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
     DATABASE_URL: optionalText,
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
     AUTH_SECRET: optionalText,
@@ -52,10 +54,22 @@ const envSchema = z
       }
     };
     requireWith(env.NODE_ENV === 'production', 'AUTH_SECRET', 'in production');
-    requireWith(Boolean(env.GOOGLE_CLIENT_ID), 'GOOGLE_CLIENT_SECRET', 'when GOOGLE_CLIENT_ID is set');
-    requireWith(Boolean(env.GOOGLE_CLIENT_SECRET), 'GOOGLE_CLIENT_ID', 'when GOOGLE_CLIENT_SECRET is set');
+    requireWith(
+      Boolean(env.GOOGLE_CLIENT_ID),
+      'GOOGLE_CLIENT_SECRET',
+      'when GOOGLE_CLIENT_ID is set',
+    );
+    requireWith(
+      Boolean(env.GOOGLE_CLIENT_SECRET),
+      'GOOGLE_CLIENT_ID',
+      'when GOOGLE_CLIENT_SECRET is set',
+    );
     if (env.AUTH_SECRET && env.AUTH_SECRET.length < 32) {
-      ctx.addIssue({ code: 'custom', path: ['AUTH_SECRET'], message: 'AUTH_SECRET must be at least 32 characters' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AUTH_SECRET'],
+        message: 'AUTH_SECRET must be at least 32 characters',
+      });
     }
   });
 
@@ -88,13 +102,18 @@ export class ConfigError extends Error {}
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.')}: ${issue.message}`,
+    );
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
-  const extraOrigins = (e.TRUSTED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  const extraOrigins = (e.TRUSTED_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -104,7 +123,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     role: e.ROLE,
     logLevel: e.LOG_LEVEL,
-    database: { url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE, embeddedDir: path.join(dataDir, 'db') },
+    database: {
+      url: e.DATABASE_URL,
+      poolSize: e.DATABASE_POOL_SIZE,
+      embeddedDir: path.join(dataDir, 'db'),
+    },
     authSecret: e.AUTH_SECRET ?? embeddedSecret(dataDir),
     trustProxy: e.TRUST_PROXY,
     rateLimit: { enabled: !e.RATE_LIMIT_DISABLED, perMinute: e.RATE_LIMIT_PER_MINUTE },

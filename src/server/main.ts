@@ -6,7 +6,7 @@ try {
   const config = loadConfig();
   const logger = pino({ level: config.logLevel, base: { role: config.role } });
   const running = await start(config, logger);
-  logger.info({ url: running.url, role: config.role, database: running.deps.database.kind }, 'Likeness is running');
+  logger.info({ url: running.url, database: running.deps.database.kind }, 'Likeness is running');
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.info({ signal }, 'shutting down');

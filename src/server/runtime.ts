@@ -26,7 +26,11 @@ export interface Running {
  * The composition root: the one place that picks concrete adapters from the configuration.
  * Web and worker processes are the same code; ROLE decides what this process does.
  */
-export async function start(config: Config, logger: FastifyBaseLogger, options: { listen?: boolean } = {}): Promise<Running> {
+export async function start(
+  config: Config,
+  logger: FastifyBaseLogger,
+  options: { listen?: boolean } = {},
+): Promise<Running> {
   const database = await openDatabase(config.database);
   await database.migrate();
 
@@ -39,7 +43,9 @@ export async function start(config: Config, logger: FastifyBaseLogger, options: 
   const mailer: Mailer = config.email.smtpUrl
     ? createSmtpMailer(config.email.smtpUrl, config.email.from)
     : createOutboxMailer(config.email.outboxDir, config.email.from, logger);
-  const events = database.notifications ? createPostgresEventBus(database.notifications) : createMemoryEventBus();
+  const events = database.notifications
+    ? createPostgresEventBus(database.notifications)
+    : createMemoryEventBus();
   await events.start();
   const queue = await startJobQueue({
     database,

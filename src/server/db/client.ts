@@ -19,7 +19,11 @@ export const migrationsFolder = fileURLToPath(new URL('./migrations', import.met
 
 /** Postgres rejects a NOTIFY payload above 8000 bytes; callers keep events small. */
 export interface Notifications {
-  listen(channel: string, onPayload: (payload: string) => void, onReconnect: () => void): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    onPayload: (payload: string) => void,
+    onReconnect: () => void,
+  ): Promise<() => Promise<void>>;
   notify(channel: string, payload: string): Promise<void>;
 }
 
@@ -44,7 +48,9 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return options.url ? openPostgres(options.url, options.poolSize) : openPglite(options.embeddedDir);
+  return options.url
+    ? openPostgres(options.url, options.poolSize)
+    : openPglite(options.embeddedDir);
 }
 
 async function openPglite(dir: string): Promise<DatabaseHandle> {
@@ -66,7 +72,11 @@ async function openPglite(dir: string): Promise<DatabaseHandle> {
 }
 
 async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 5_000,
+  });
   // An idle client losing its server (restart, failover) must not crash the process.
   pool.on('error', () => {});
   const db = drizzlePg({ client: pool, schema }) as unknown as Database;
@@ -97,7 +107,9 @@ async function migratePostgres(pool: pg.Pool): Promise<void> {
 }
 
 const journalEntries: number = (
-  JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')) as { entries: unknown[] }
+  JSON.parse(readFileSync(`${migrationsFolder}/meta/_journal.json`, 'utf8')) as {
+    entries: unknown[];
+  }
 ).entries.length;
 
 async function countPending(db: Database): Promise<number> {
@@ -129,7 +141,8 @@ function postgresNotifications(url: string, pool: pg.Pool): Notifications {
       const connect = async (isReconnect: boolean): Promise<void> => {
         const next = new pg.Client({ connectionString: url });
         next.on('notification', (message) => {
-          if (message.channel === channel && message.payload !== undefined) onPayload(message.payload);
+          if (message.channel === channel && message.payload !== undefined)
+            onPayload(message.payload);
         });
         next.on('error', () => scheduleReconnect());
         next.on('end', () => scheduleReconnect());

@@ -24,7 +24,13 @@ export function createAuthenticator(auth: Auth) {
     const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
     const user = session?.user;
     request.sessionUser = user
-      ? { id: user.id, email: user.email, name: user.name, role: String(user.role ?? 'user'), createdAt: user.createdAt }
+      ? {
+          id: user.id,
+          email: user.email,
+          name: user.name,
+          role: String(user.role ?? 'user'),
+          createdAt: user.createdAt,
+        }
       : null;
     return request.sessionUser;
   }

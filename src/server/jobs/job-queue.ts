@@ -18,9 +18,18 @@ export interface JobType<P> {
   retry: RetryPolicy;
 }
 
-const defaultRetry: RetryPolicy = { retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 300 };
+const defaultRetry: RetryPolicy = {
+  retryLimit: 3,
+  retryDelaySeconds: 5,
+  retryBackoff: true,
+  expireInSeconds: 300,
+};
 
-export function defineJobType<P>(name: string, payload: z.ZodType<P>, retry: Partial<RetryPolicy> = {}): JobType<P> {
+export function defineJobType<P>(
+  name: string,
+  payload: z.ZodType<P>,
+  retry: Partial<RetryPolicy> = {},
+): JobType<P> {
   return { name, payload, retry: { ...defaultRetry, ...retry } };
 }
 
@@ -74,7 +83,12 @@ export interface JobQueueOptions {
 export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
   const { database } = options;
   const boss = database.pglite
-    ? new PgBoss({ db: fromPglite(database.pglite), backend: 'pglite', supervise: options.supervise, schedule: false })
+    ? new PgBoss({
+        db: fromPglite(database.pglite),
+        backend: 'pglite',
+        supervise: options.supervise,
+        schedule: false,
+      })
     : new PgBoss({
         connectionString: database.connectionString,
         max: 4,
@@ -99,7 +113,9 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       if (!known.has(type.name)) throw new Error(`Job type ${type.name} is not registered`);
       const data = type.payload.parse(payload) as object;
       return boss.send(type.name, data, {
-        ...(sendOptions.tx ? { db: fromDrizzle(sendOptions.tx as unknown as Parameters<typeof fromDrizzle>[0], sql) } : {}),
+        ...(sendOptions.tx
+          ? { db: fromDrizzle(sendOptions.tx as unknown as Parameters<typeof fromDrizzle>[0], sql) }
+          : {}),
         ...(sendOptions.startAfterSeconds ? { startAfter: sendOptions.startAfterSeconds } : {}),
         ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
       });
@@ -108,7 +124,11 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       for (const worker of workers) {
         await boss.work<unknown>(
           worker.type.name,
-          { batchSize: 1, localConcurrency: worker.concurrency, pollingIntervalSeconds: options.pollSeconds },
+          {
+            batchSize: 1,
+            localConcurrency: worker.concurrency,
+            pollingIntervalSeconds: options.pollSeconds,
+          },
           async ([job]) => {
             if (!job) return;
             await worker.handle(worker.type.payload.parse(job.data), {

@@ -67,6 +67,7 @@ export interface ApiRequestOptions {
 }
 
 const idempotentMethods: ReadonlySet<HttpMethod> = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
+const retryStatuses: ReadonlySet<number> = new Set(network.retryStatuses);
 const retryDelayMs = 500;
 
 export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
@@ -76,14 +77,10 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
   const attempts = retry ? 2 : 1;
 
   for (let attempt = 1; ; attempt += 1) {
-    const response = await send(url, method, options);
-    const isGatewayError = (network.retryStatuses as readonly number[]).includes(response.status);
-    if (isGatewayError && attempt < attempts) {
-      await discardBody(response);
-      await wait(retryDelayMs, options.signal);
-      continue;
-    }
-    return response.body as T;
+    const outcome = await send(url, method, options);
+    if (outcome.kind === 'ok') return outcome.body as T;
+    if (attempt >= attempts) throw outcome.error;
+    await wait(retryDelayMs, options.signal);
   }
 }
 
@@ -100,17 +97,13 @@ export const api = {
     apiRequest<T>(path, { ...options, method: 'DELETE' }),
 };
 
-interface Answer {
-  status: number;
-  body: unknown;
-  raw?: Response;
-}
+type Outcome = { kind: 'ok'; body: unknown } | { kind: 'gateway-error'; error: ApiError };
 
 /**
- * One attempt. Resolves with the parsed body of a 2xx answer, or with a gateway error answer the
- * caller may retry; rejects with an `ApiError` for everything else.
+ * One attempt. Resolves with the parsed body of a 2xx answer, or with a gateway error the caller
+ * may retry; rejects with an `ApiError` for everything else.
  */
-async function send(url: string, method: HttpMethod, options: ApiRequestOptions): Promise<Answer> {
+async function send(url: string, method: HttpMethod, options: ApiRequestOptions): Promise<Outcome> {
   const { signal: callerSignal } = options;
   callerSignal?.throwIfAborted();
 
@@ -148,12 +141,6 @@ async function send(url: string, method: HttpMethod, options: ApiRequestOptions)
       throw toTransportError(error, timedOut, callerSignal);
     }
 
-    if ((network.retryStatuses as readonly number[]).includes(response.status)) {
-      // Left unread: the caller either retries (and discards it) or turns it into an error.
-      const error = await readError(response).catch(() => gatewayError(response.status));
-      return { status: response.status, body: undefined, raw: response, ...rejectLater(error) };
-    }
-
     let text: string;
     try {
       text = await response.text();
@@ -161,37 +148,15 @@ async function send(url: string, method: HttpMethod, options: ApiRequestOptions)
       throw toTransportError(error, timedOut, callerSignal);
     }
 
+    if (retryStatuses.has(response.status)) {
+      return { kind: 'gateway-error', error: errorFromBody(response.status, text) };
+    }
     if (!response.ok) throw errorFromBody(response.status, text);
-    return { status: response.status, body: parseBody(response, text) };
+    return { kind: 'ok', body: parseBody(response, text) };
   } finally {
     clearTimeout(timer);
     callerSignal?.removeEventListener('abort', forwardAbort);
   }
-}
-
-/**
- * A gateway answer is handed back as a "maybe retry" value that throws when used as a final
- * result. Keeping it a value (rather than throwing at once) lets `apiRequest` decide on the retry
- * in one place.
- */
-function rejectLater(error: ApiError): { body: never } {
-  return {
-    get body(): never {
-      throw error;
-    },
-  };
-}
-
-function gatewayError(status: number): ApiError {
-  return new ApiError(status, `HTTP_${status}`, fallbackMessages.unknown);
-}
-
-async function readError(response: Response): Promise<ApiError> {
-  return errorFromBody(response.status, await response.text());
-}
-
-async function discardBody(response: Answer): Promise<void> {
-  await response.raw?.body?.cancel().catch(() => undefined);
 }
 
 function errorFromBody(status: number, text: string): ApiError {

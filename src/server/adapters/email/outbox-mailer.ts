@@ -10,7 +10,10 @@ export function createOutboxMailer(dir: string, from: string, log: FastifyBaseLo
     async send(message: EmailMessage) {
       await mkdir(dir, { recursive: true });
       const sentAt = new Date().toISOString();
-      const file = path.join(dir, `${sentAt.replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`);
+      const file = path.join(
+        dir,
+        `${sentAt.replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`,
+      );
       await writeFile(file, JSON.stringify({ from, ...message, sentAt }, null, 2));
       log.info({ to: message.to, subject: message.subject, file }, 'email written to the outbox');
     },

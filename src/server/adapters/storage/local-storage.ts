@@ -45,7 +45,10 @@ export class LocalStorage implements Storage {
     // Write beside the target, then rename: a reader never sees half a file.
     const partial = `${target}.${process.pid}.${Date.now()}.partial`;
     try {
-      await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(partial));
+      await pipeline(
+        Buffer.isBuffer(body) ? Readable.from([body]) : body,
+        createWriteStream(partial),
+      );
       await rename(partial, target);
     } catch (error) {
       await rm(partial, { force: true });
@@ -74,7 +77,8 @@ export class LocalStorage implements Storage {
 
   async signedUrl(key: string, options: SignedUrlOptions = {}): Promise<string> {
     this.pathFor(key);
-    const expires = Math.floor(this.now() / 1000) + (options.expiresIn ?? this.options.defaultTtlSeconds);
+    const expires =
+      Math.floor(this.now() / 1000) + (options.expiresIn ?? this.options.defaultTtlSeconds);
     const params = new URLSearchParams({ expires: String(expires) });
     if (options.downloadName) params.set('download', options.downloadName);
     params.set('signature', this.sign(key, expires, options.downloadName));
@@ -83,7 +87,8 @@ export class LocalStorage implements Storage {
 
   check(request: SignedFileRequest): SignatureCheck {
     const expires = Number(request.expires);
-    if (!request.signature || !Number.isInteger(expires) || !isSafeKey(request.key)) return 'invalid';
+    if (!request.signature || !Number.isInteger(expires) || !isSafeKey(request.key))
+      return 'invalid';
     const expected = Buffer.from(this.sign(request.key, expires, request.download));
     const given = Buffer.from(request.signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'invalid';

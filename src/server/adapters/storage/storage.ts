@@ -33,7 +33,11 @@ export function storageKey(...segments: string[]): string {
 }
 
 export function isSafeKey(key: string): boolean {
-  return key.length > 0 && key.length < 512 && key.split('/').every((s) => safeSegment.test(s) && !s.includes('..'));
+  return (
+    key.length > 0 &&
+    key.length < 512 &&
+    key.split('/').every((s) => safeSegment.test(s) && !s.includes('..'))
+  );
 }
 
 const contentTypes: Record<string, string> = {

@@ -29,7 +29,10 @@ export function createAuth({ config, db, sendResetPassword }: AuthOptions) {
       maxPasswordLength: 128,
       revokeSessionsOnPasswordReset: true,
       ...(sendResetPassword
-        ? { sendResetPassword: ({ user, url }: { user: { email: string }; url: string }) => sendResetPassword(user.email, url) }
+        ? {
+            sendResetPassword: ({ user, url }: { user: { email: string }; url: string }) =>
+              sendResetPassword(user.email, url),
+          }
         : {}),
     },
     socialProviders: config.google

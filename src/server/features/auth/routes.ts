@@ -6,7 +6,9 @@ import type { Auth } from './auth.ts';
  * browser sent, so Better Auth parses and validates it itself.
  */
 export async function authRoutes(app: FastifyInstance, { auth }: { auth: Auth }) {
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+    done(null, body),
+  );
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',
@@ -21,7 +23,10 @@ export async function authRoutes(app: FastifyInstance, { auth }: { auth: Auth })
         new Request(new URL(url.pathname + url.search, auth.options.baseURL), {
           method: request.method,
           headers,
-          body: request.method === 'POST' && typeof request.body === 'string' ? request.body : undefined,
+          body:
+            request.method === 'POST' && typeof request.body === 'string'
+              ? request.body
+              : undefined,
         }),
       );
       reply.status(response.status);

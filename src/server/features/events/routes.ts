@@ -14,40 +14,47 @@ export interface EventRoutesOptions {
  * comment keeps proxies from closing an idle stream; on shutdown every stream is ended so the
  * browser reconnects to another process.
  */
-export async function eventRoutes(app: FastifyInstance, { bus, authenticator, heartbeatMs }: EventRoutesOptions) {
+export async function eventRoutes(
+  app: FastifyInstance,
+  { bus, authenticator, heartbeatMs }: EventRoutesOptions,
+) {
   const open = new Set<() => void>();
   app.addHook('onClose', async () => {
     for (const end of open) end();
   });
 
-  app.get('/api/events', { schema: { tags: ['events'], summary: 'Live updates (text/event-stream)' } }, async (request, reply) => {
-    const user = await authenticator.requireUser(request);
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
-      'x-accel-buffering': 'no',
-      'x-request-id': request.id,
-    });
-    const write = (chunk: string) => {
-      if (!raw.writableEnded) raw.write(chunk);
-    };
-    const send = (event: AppEvent) => write(`data: ${JSON.stringify(event)}\n\n`);
-    write(`retry: 3000\nevent: ${streamReadyEvent}\ndata: {}\n\n`);
+  app.get(
+    '/api/events',
+    { schema: { tags: ['events'], summary: 'Live updates (text/event-stream)' } },
+    async (request, reply) => {
+      const user = await authenticator.requireUser(request);
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+        'x-request-id': request.id,
+      });
+      const write = (chunk: string) => {
+        if (!raw.writableEnded) raw.write(chunk);
+      };
+      const send = (event: AppEvent) => write(`data: ${JSON.stringify(event)}\n\n`);
+      write(`retry: 3000\nevent: ${streamReadyEvent}\ndata: {}\n\n`);
 
-    const unsubscribe = bus.subscribe(user.id, send);
-    const unsubscribeResync = bus.onResync(() => send({ type: 'resync', data: {} }));
-    const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
-    const end = () => {
-      clearInterval(heartbeat);
-      unsubscribe();
-      unsubscribeResync();
-      open.delete(end);
-      if (!raw.writableEnded) raw.end();
-    };
-    open.add(end);
-    request.raw.on('close', end);
-  });
+      const unsubscribe = bus.subscribe(user.id, send);
+      const unsubscribeResync = bus.onResync(() => send({ type: 'resync', data: {} }));
+      const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
+      const end = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        unsubscribeResync();
+        open.delete(end);
+        if (!raw.writableEnded) raw.end();
+      };
+      open.add(end);
+      request.raw.on('close', end);
+    },
+  );
 }

@@ -17,11 +17,19 @@ export const filesPublicPath = '/api/files';
  * Serves local-disk files behind signed, expiring URLs (the embedded stand-in for presigned
  * bucket URLs), with Range, ETag and caching for as long as the signature lives.
  */
-export async function fileRoutes(app: FastifyInstance, { storage, root }: { storage: LocalStorage; root: string }) {
+export async function fileRoutes(
+  app: FastifyInstance,
+  { storage, root }: { storage: LocalStorage; root: string },
+) {
   app.get(`${filesPublicPath}/*`, { schema: { hide: true } }, async (request, reply) => {
     const key = decodeURIComponent((request.params as { '*': string })['*']);
     const query = querySchema.parse(request.query);
-    const verdict = storage.check({ key, expires: query.expires, signature: query.signature, download: query.download });
+    const verdict = storage.check({
+      key,
+      expires: query.expires,
+      signature: query.signature,
+      download: query.download,
+    });
     if (verdict === 'expired') throw new AppError('FORBIDDEN', 'This link has expired.');
     if (verdict === 'invalid') throw new AppError('FORBIDDEN', 'This link is not valid.');
     if (!(await storage.exists(key))) throw new AppError('NOT_FOUND', 'File not found');
@@ -30,7 +38,10 @@ export async function fileRoutes(app: FastifyInstance, { storage, root }: { stor
     reply.header('cache-control', `private, max-age=${secondsLeft}`);
     reply.header('x-content-type-options', 'nosniff');
     if (query.download) {
-      reply.header('content-disposition', `attachment; filename="${query.download.replace(/[^\w.-]/g, '_')}"`);
+      reply.header(
+        'content-disposition',
+        `attachment; filename="${query.download.replace(/[^\w.-]/g, '_')}"`,
+      );
     }
     return reply.sendFile(path.relative(root, storage.pathFor(key)), root, { cacheControl: false });
   });

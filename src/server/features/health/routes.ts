@@ -3,10 +3,16 @@ import { z } from 'zod';
 import type { DatabaseHandle } from '../../db/client.ts';
 
 /** `/healthz`: the process answers. `/readyz`: it can do work (database up, migrations applied). */
-export const healthRoutes: FastifyPluginAsyncZod<{ database: DatabaseHandle }> = async (app, { database }) => {
+export const healthRoutes: FastifyPluginAsyncZod<{ database: DatabaseHandle }> = async (
+  app,
+  { database },
+) => {
   app.get(
     '/healthz',
-    { schema: { tags: ['health'], response: { 200: z.object({ status: z.literal('ok') }) } }, config: { rateLimit: false } },
+    {
+      schema: { tags: ['health'], response: { 200: z.object({ status: z.literal('ok') }) } },
+      config: { rateLimit: false },
+    },
     async () => ({ status: 'ok' as const }),
   );
   app.get(
@@ -14,7 +20,10 @@ export const healthRoutes: FastifyPluginAsyncZod<{ database: DatabaseHandle }> =
     {
       schema: {
         tags: ['health'],
-        response: { 200: z.object({ status: z.literal('ready') }), 503: z.object({ status: z.literal('unavailable'), reason: z.string() }) },
+        response: {
+          200: z.object({ status: z.literal('ready') }),
+          503: z.object({ status: z.literal('unavailable'), reason: z.string() }),
+        },
       },
       config: { rateLimit: false },
     },
@@ -22,10 +31,15 @@ export const healthRoutes: FastifyPluginAsyncZod<{ database: DatabaseHandle }> =
       try {
         await database.ping();
         const pending = await database.migrationsPending();
-        if (pending > 0) return reply.status(503).send({ status: 'unavailable' as const, reason: `${pending} migrations pending` });
+        if (pending > 0)
+          return reply
+            .status(503)
+            .send({ status: 'unavailable' as const, reason: `${pending} migrations pending` });
         return { status: 'ready' as const };
       } catch {
-        return reply.status(503).send({ status: 'unavailable' as const, reason: 'database unreachable' });
+        return reply
+          .status(503)
+          .send({ status: 'unavailable' as const, reason: 'database unreachable' });
       }
     },
   );

@@ -1,0 +1,66 @@
+/**
+ * Dates as the specification shows them: under 24 hours relative ("5 minutes ago"), otherwise
+ * "Nov 21, 2026 at 3:05 pm" in the viewer's time zone. Written by hand rather than with
+ * Intl.DateTimeFormat so the output is the same in every browser and locale.
+ */
+
+export type DateInput = Date | string | number | null | undefined;
+
+const monthAbbreviations = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+] as const;
+
+const minuteMs = 60_000;
+const hourMs = 60 * minuteMs;
+const dayMs = 24 * hourMs;
+// Server and browser clocks disagree a little; a timestamp this far "in the future" is still
+// shown as just now instead of as an absolute date.
+const clockSkewMs = minuteMs;
+
+export const dateTexts = {
+  missing: 'Unknown time',
+  invalid: 'Invalid date',
+  justNow: 'just now',
+} as const;
+
+/** `now` is a parameter so tests (and lists rendered in one pass) use one clock. */
+export function formatRelativeOrDate(value: DateInput, now: Date = new Date()): string {
+  if (value === null || value === undefined || value === '') return dateTexts.missing;
+  const date = value instanceof Date ? new Date(value.getTime()) : new Date(value);
+  if (Number.isNaN(date.getTime())) return dateTexts.invalid;
+
+  const elapsedMs = now.getTime() - date.getTime();
+  if (elapsedMs >= -clockSkewMs && elapsedMs < dayMs) return formatRelative(elapsedMs);
+  return formatAbsolute(date);
+}
+
+function formatRelative(elapsedMs: number): string {
+  if (elapsedMs < minuteMs) return dateTexts.justNow;
+  if (elapsedMs < hourMs) return plural(Math.floor(elapsedMs / minuteMs), 'minute');
+  return plural(Math.floor(elapsedMs / hourMs), 'hour');
+}
+
+function plural(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? '' : 's'} ago`;
+}
+
+/** "Nov 21, 2026 at 3:05 pm" (local time). */
+export function formatAbsolute(date: Date): string {
+  const month = monthAbbreviations[date.getMonth()];
+  const hours24 = date.getHours();
+  const hours12 = hours24 % 12 === 0 ? 12 : hours24 % 12;
+  const minutes = String(date.getMinutes()).padStart(2, '0');
+  const meridiem = hours24 < 12 ? 'am' : 'pm';
+  return `${month} ${date.getDate()}, ${date.getFullYear()} at ${hours12}:${minutes} ${meridiem}`;
+}

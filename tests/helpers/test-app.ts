@@ -1,0 +1,94 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { pino } from 'pino';
+import { type Config, loadConfig } from '../../src/server/config.ts';
+import { type Running, start } from '../../src/server/runtime.ts';
+
+/**
+ * A whole app per test file on a database of its own: PGlite in memory by default, or a fresh
+ * database on the Postgres server named by TEST_DATABASE_URL (CI runs the suite both ways).
+ */
+export interface TestApp extends Running {
+  config: Config;
+  /** Origin header a browser on our own site would send (state-changing requests need it). */
+  origin: string;
+}
+
+export const usesPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  listen?: boolean;
+  /** Reuse a data directory / database (restart tests). */
+  dataDir?: string;
+  databaseUrl?: string;
+  /** Keep the embedded database on disk under dataDir instead of in memory. */
+  persistent?: boolean;
+}
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'likeness-test-'));
+  const databaseUrl =
+    options.databaseUrl ?? (usesPostgres ? await createTestDatabase() : undefined);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_URL: 'http://localhost:3000',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_DISABLED: 'true',
+    JOB_POLL_SECONDS: '0.5',
+    SHUTDOWN_TIMEOUT_MS: '5000',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...options.env,
+  });
+  if (!databaseUrl && !options.persistent) config.database.embeddedDir = 'memory://';
+  const running = await start(config, pino({ level: 'silent' }), {
+    listen: options.listen ?? false,
+  });
+  const ownsDataDir = !options.dataDir;
+  const ownsDatabase = databaseUrl && !options.databaseUrl;
+  return {
+    ...running,
+    config,
+    origin: config.publicUrl,
+    async stop() {
+      await running.stop();
+      if (ownsDatabase) await dropTestDatabase(databaseUrl);
+      if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function createTestDatabase(): Promise<string> {
+  const admin = process.env.TEST_DATABASE_URL;
+  if (!admin) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `likeness_test_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function dropTestDatabase(databaseUrl: string): Promise<void> {
+  const admin = process.env.TEST_DATABASE_URL;
+  if (!admin) return;
+  const name = new URL(databaseUrl).pathname.slice(1);
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists ${name} with (force)`);
+  } finally {
+    await client.end();
+  }
+}
