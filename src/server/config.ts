@@ -119,7 +119,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     publicUrl,
-    trustedOrigins: [...new Set([new URL(publicUrl).origin, ...extraOrigins])],
+    trustedOrigins: [
+      ...new Set([new URL(publicUrl).origin, ...localOrigins(e.NODE_ENV, e.PORT), ...extraOrigins]),
+    ],
     dataDir,
     role: e.ROLE,
     logLevel: e.LOG_LEVEL,
@@ -142,6 +144,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
         : undefined,
   };
+}
+
+/** Outside production the app may be opened as localhost or 127.0.0.1; both are the same site to us. */
+function localOrigins(env: string, port: number): string[] {
+  return env === 'production' ? [] : [`http://localhost:${port}`, `http://127.0.0.1:${port}`];
 }
 
 /**

@@ -1,8 +1,9 @@
 import { useState, type ComponentProps, type CSSProperties } from 'react';
 import { ImageOff } from 'lucide-react';
+import { messages } from '../../common/messages.ts';
 import { cn } from '../lib/cn.ts';
 
-const unavailableText = 'Image not available';
+const unavailableText = messages.common.imageNotAvailable;
 
 export interface ImageProps extends Omit<ComponentProps<'img'>, 'src' | 'alt' | 'width' | 'height'> {
   /** A missing source shows the fallback straight away (e.g. a model without a featured image). */

@@ -1,3 +1,4 @@
+import { messages } from '../../common/messages.ts';
 import { network, timings } from '../../common/product.ts';
 
 /**
@@ -19,10 +20,10 @@ export const clientErrorCodes = {
 } as const;
 
 const fallbackMessages = {
-  network: 'Could not reach the server. Please check your connection and try again.',
-  timeout: 'The request took too long. Please try again.',
-  invalidResponse: 'The server sent an unexpected answer. Please try again.',
-  unknown: 'Something went wrong. Please try again.',
+  network: messages.common.networkError,
+  timeout: messages.common.requestTimedOut,
+  invalidResponse: messages.common.unexpectedError,
+  unknown: messages.common.unexpectedError,
 } as const;
 
 export class ApiError extends Error {

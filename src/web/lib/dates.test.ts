@@ -20,10 +20,10 @@ describe('formatRelativeOrDate', () => {
     expect(formatRelativeOrDate(new Date('2026-13-45'), now)).toBe('Invalid date');
   });
 
-  it('says "just now" under a minute, including a little clock skew', () => {
-    expect(formatRelativeOrDate(now, now)).toBe('just now');
-    expect(formatRelativeOrDate(ago(59_000), now)).toBe('just now');
-    expect(formatRelativeOrDate(ago(-30_000), now)).toBe('just now');
+  it('says "Just now" under a minute, including a little clock skew', () => {
+    expect(formatRelativeOrDate(now, now)).toBe('Just now');
+    expect(formatRelativeOrDate(ago(59_000), now)).toBe('Just now');
+    expect(formatRelativeOrDate(ago(-30_000), now)).toBe('Just now');
   });
 
   it('counts minutes and hours under 24 hours, with singular and plural', () => {

@@ -1,3 +1,5 @@
+import { messages } from '../../common/messages.ts';
+
 /**
  * Dates as the specification shows them: under 24 hours relative ("5 minutes ago"), otherwise
  * "Nov 21, 2026 at 3:05 pm" in the viewer's time zone. Written by hand rather than with
@@ -28,17 +30,13 @@ const dayMs = 24 * hourMs;
 // shown as just now instead of as an absolute date.
 const clockSkewMs = minuteMs;
 
-export const dateTexts = {
-  missing: 'Unknown time',
-  invalid: 'Invalid date',
-  justNow: 'just now',
-} as const;
+const texts = messages.common;
 
 /** `now` is a parameter so tests (and lists rendered in one pass) use one clock. */
 export function formatRelativeOrDate(value: DateInput, now: Date = new Date()): string {
-  if (value === null || value === undefined || value === '') return dateTexts.missing;
+  if (value === null || value === undefined || value === '') return texts.unknownTime;
   const date = value instanceof Date ? new Date(value.getTime()) : new Date(value);
-  if (Number.isNaN(date.getTime())) return dateTexts.invalid;
+  if (Number.isNaN(date.getTime())) return texts.invalidDate;
 
   const elapsedMs = now.getTime() - date.getTime();
   if (elapsedMs >= -clockSkewMs && elapsedMs < dayMs) return formatRelative(elapsedMs);
@@ -46,13 +44,9 @@ export function formatRelativeOrDate(value: DateInput, now: Date = new Date()): 
 }
 
 function formatRelative(elapsedMs: number): string {
-  if (elapsedMs < minuteMs) return dateTexts.justNow;
-  if (elapsedMs < hourMs) return plural(Math.floor(elapsedMs / minuteMs), 'minute');
-  return plural(Math.floor(elapsedMs / hourMs), 'hour');
-}
-
-function plural(count: number, unit: string): string {
-  return `${count} ${unit}${count === 1 ? '' : 's'} ago`;
+  if (elapsedMs < minuteMs) return texts.relativeTime.justNow;
+  if (elapsedMs < hourMs) return texts.relativeTime.minutesAgo(Math.floor(elapsedMs / minuteMs));
+  return texts.relativeTime.hoursAgo(Math.floor(elapsedMs / hourMs));
 }
 
 /** "Nov 21, 2026 at 3:05 pm" (local time). */

@@ -1,13 +1,18 @@
 import { useEffect } from 'react';
-import { brand } from '../../common/product.ts';
+import { messages } from '../../common/messages.ts';
+
+export interface PageTitleOptions {
+  /** Use the title as it is, without the brand suffix (the home page's title names the brand). */
+  exact?: boolean;
+}
 
 /**
- * Sets the tab title for the page that calls it: `usePageTitle('Pricing')` gives
- * "Pricing · Likeness". Each page names itself, so titles differ per route (screen readers
- * announce them on navigation, and history entries are findable).
+ * Sets the tab title for the page that calls it: `usePageTitle('Pricing')` gives "Pricing" plus
+ * the brand suffix from messages.ts. Each page names itself, so titles differ per route (screen
+ * readers announce them on navigation, and history entries stay findable).
  */
-export function usePageTitle(title: string | null): void {
+export function usePageTitle(title: string, { exact = false }: PageTitleOptions = {}): void {
   useEffect(() => {
-    document.title = title ? `${title} · ${brand.name}` : brand.name;
-  }, [title]);
+    document.title = exact ? title : messages.pageTitles.suffix(title);
+  }, [title, exact]);
 }

@@ -1,0 +1,80 @@
+import { LogOut } from 'lucide-react';
+import { NavLink } from 'react-router';
+import { messages } from '../../../common/messages.ts';
+import { routes } from '../../../common/product.ts';
+import { BrandLogo } from '../../components/brand-logo.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Container } from '../../components/ui/container.tsx';
+import { cn } from '../../lib/cn.ts';
+import { useSignOut } from '../../features/auth/session.ts';
+import { MobileMenu, MobileMenuItem, mobileMenuLinkClasses } from './mobile-menu.tsx';
+import { PageOutlet } from './page-outlet.tsx';
+import { topBarLinkClasses } from './public-layout.tsx';
+import { CopyrightLine } from './site-footer.tsx';
+import { SkipLink } from './skip-link.tsx';
+
+const links = [
+  { to: routes.tryOn, label: messages.nav.tryOn },
+  { to: routes.buyCredits, label: messages.nav.buyCredits },
+  { to: routes.account, label: messages.nav.account },
+] as const;
+
+/** Signed-in pages (inside RequireAuth): studio navigation, Logout, and a copyright footer. */
+export function AppLayout() {
+  const { signOut, isSigningOut } = useSignOut();
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <SkipLink />
+      <header className="sticky top-0 z-40 border-b border-neutral-200/70 bg-neutral-50/85 backdrop-blur-md">
+        <Container className="flex h-16 items-center justify-between gap-4 md:h-18">
+          <BrandLogo />
+          <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+            {links.map((link) => (
+              <NavLink key={link.to} to={link.to} className={topBarLinkClasses}>
+                {link.label}
+              </NavLink>
+            ))}
+            <Button
+              variant="ghost"
+              size="sm"
+              className="ml-2 h-10"
+              loading={isSigningOut}
+              onClick={() => void signOut()}
+            >
+              {isSigningOut ? null : <LogOut aria-hidden="true" className="size-4" />}
+              {messages.nav.logout}
+            </Button>
+          </nav>
+          <MobileMenu>
+            {links.map((link) => (
+              <MobileMenuItem key={link.to}>
+                <NavLink to={link.to} className={mobileMenuLinkClasses}>
+                  {link.label}
+                </NavLink>
+              </MobileMenuItem>
+            ))}
+            <MobileMenuItem>
+              <button
+                type="button"
+                className={cn(mobileMenuLinkClasses, 'w-full cursor-pointer text-left')}
+                disabled={isSigningOut}
+                onClick={() => void signOut()}
+              >
+                {messages.nav.logout}
+              </button>
+            </MobileMenuItem>
+          </MobileMenu>
+        </Container>
+      </header>
+
+      <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
+        <PageOutlet />
+      </main>
+
+      <footer className="border-t border-neutral-200 bg-white">
+        <CopyrightLine />
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+import { BrandLogo } from '../../components/brand-logo.tsx';
+import { Container } from '../../components/ui/container.tsx';
+import { PageOutlet } from './page-outlet.tsx';
+import { SkipLink } from './skip-link.tsx';
+
+/** Quiet pages (auth screens, checkout returns): the brand link home and nothing to wander off to. */
+export function PlainLayout() {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <SkipLink />
+      <header>
+        <Container className="flex h-16 items-center md:h-18">
+          <BrandLogo />
+        </Container>
+      </header>
+      <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
+        <PageOutlet />
+      </main>
+    </div>
+  );
+}

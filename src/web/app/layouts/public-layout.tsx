@@ -1,0 +1,98 @@
+import { Link, NavLink } from 'react-router';
+import { messages } from '../../../common/messages.ts';
+import { routes } from '../../../common/product.ts';
+import { BrandLogo } from '../../components/brand-logo.tsx';
+import { Button } from '../../components/ui/button.tsx';
+import { Container } from '../../components/ui/container.tsx';
+import { cn } from '../../lib/cn.ts';
+import { useSession } from '../../features/auth/session.ts';
+import { MobileMenu, MobileMenuItem, mobileMenuLinkClasses } from './mobile-menu.tsx';
+import { PageOutlet } from './page-outlet.tsx';
+import { SiteFooter } from './site-footer.tsx';
+import { SkipLink } from './skip-link.tsx';
+
+const pricingLink = { pathname: routes.home, hash: '#pricing' } as const;
+
+export const topBarLinkClasses =
+  'inline-flex h-10 items-center rounded-full px-4 text-sm font-medium text-neutral-600 transition-colors hover:text-neutral-950 aria-[current=page]:text-neutral-950';
+
+/** Landing, legal pages, try-on and the 404: the marketing top bar and the full footer. */
+export function PublicLayout() {
+  const { status } = useSession();
+  const signedIn = status === 'signed-in';
+  // Until the session is known the account buttons keep their room but stay hidden, so a
+  // signed-in visitor never sees "Sign In" flash, and nothing shifts when they appear.
+  const sessionKnown = status !== 'loading';
+
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <SkipLink />
+      <header className="sticky top-0 z-40 border-b border-neutral-200/70 bg-neutral-50/85 backdrop-blur-md">
+        <Container className="flex h-16 items-center justify-between gap-4 md:h-18">
+          <BrandLogo />
+
+          <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+            <NavLink to={routes.tryOn} className={topBarLinkClasses}>
+              {messages.nav.tryOn}
+            </NavLink>
+            <Link to={pricingLink} className={topBarLinkClasses}>
+              {messages.nav.pricing}
+            </Link>
+          </nav>
+
+          <div className="flex items-center gap-2">
+            <div
+              className={cn('flex items-center gap-2', !sessionKnown && 'invisible')}
+              aria-hidden={sessionKnown ? undefined : true}
+            >
+              {signedIn ? (
+                <Button asChild size="sm" className="md:h-10 md:px-5">
+                  <Link to={routes.dashboard}>{messages.nav.dashboard}</Link>
+                </Button>
+              ) : (
+                <>
+                  <Button
+                    asChild
+                    variant="ghost"
+                    size="sm"
+                    className="hidden md:inline-flex md:h-10"
+                  >
+                    <Link to={routes.login}>{messages.nav.signIn}</Link>
+                  </Button>
+                  <Button asChild size="sm" className="md:h-10 md:px-5">
+                    <Link to={routes.signup}>{messages.nav.getStarted}</Link>
+                  </Button>
+                </>
+              )}
+            </div>
+            <MobileMenu>
+              <MobileMenuItem>
+                <NavLink to={routes.tryOn} className={mobileMenuLinkClasses}>
+                  {messages.nav.tryOn}
+                </NavLink>
+              </MobileMenuItem>
+              <MobileMenuItem>
+                <Link to={pricingLink} className={mobileMenuLinkClasses}>
+                  {messages.nav.pricing}
+                </Link>
+              </MobileMenuItem>
+              {signedIn ? null : (
+                <MobileMenuItem>
+                  <NavLink to={routes.login} className={mobileMenuLinkClasses}>
+                    {messages.nav.signIn}
+                  </NavLink>
+                </MobileMenuItem>
+              )}
+            </MobileMenu>
+          </div>
+        </Container>
+      </header>
+
+      <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
+        <PageOutlet />
+      </main>
+
+      <SiteFooter />
+    </div>
+  );
+}

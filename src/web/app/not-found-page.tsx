@@ -1,0 +1,40 @@
+import { Link } from 'react-router';
+import { ArrowLeft } from 'lucide-react';
+import { messages } from '../../common/messages.ts';
+import { routes } from '../../common/product.ts';
+import { Image } from '../components/image.tsx';
+import { Button } from '../components/ui/button.tsx';
+import { Container } from '../components/ui/container.tsx';
+import { usePageTitle } from '../lib/use-page-title.ts';
+
+/** Any path no route claims. */
+export function NotFoundPage() {
+  usePageTitle(messages.pageTitles.notFound);
+
+  return (
+    <Container size="sm" className="flex flex-1 flex-col items-center justify-center py-16 md:py-24">
+      <div className="flex flex-col items-center gap-6 text-center">
+        <Image
+          src="/illustrations/empty-frame.svg"
+          alt="An empty picture frame on a studio wall"
+          width={240}
+          height={180}
+          loading="eager"
+          className="w-48 rounded-card md:w-60"
+        />
+        <p className="text-6xl font-semibold tracking-tight text-accent-600 md:text-7xl">
+          {messages.notFound.code}
+        </p>
+        <h1 className="text-2xl font-semibold text-neutral-950 md:text-3xl">
+          {messages.notFound.title}
+        </h1>
+        <Button asChild size="lg" className="mt-2">
+          <Link to={routes.home}>
+            <ArrowLeft aria-hidden="true" className="size-4" />
+            {messages.notFound.homeLink}
+          </Link>
+        </Button>
+      </div>
+    </Container>
+  );
+}
