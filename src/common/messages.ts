@@ -26,6 +26,12 @@ function listWithOr(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }
 
+/** '45 seconds', '2 minutes': how long a refused visitor should wait, rounded up. */
+function waitDuration(seconds: number): string {
+  const whole = Math.max(1, Math.ceil(seconds));
+  return whole < 60 ? plural(whole, 'second') : plural(Math.ceil(whole / 60), 'minute');
+}
+
 const acceptedTypes = listWithOr(photos.acceptedTypeNames);
 const maxMb = `${photos.maxUploadMegabytes} MB`;
 const photoRange = `${photos.min}-${photos.max}`;
@@ -230,6 +236,14 @@ export const messages = {
     emailPlaceholder: 'you@example.com',
     termsNotice: 'By continuing, you agree to our Terms of Service and Privacy Policy.',
     or: 'or',
+    invalidEmail: 'Please enter a valid email address',
+    invalidRequest: 'The request could not be read. Please try again.',
+    invalidRedirect: 'This link is not valid. Please go back and try again.',
+    crossSiteRefused: 'This request came from another site and was refused.',
+    rateLimited: (retryAfterSeconds: number) =>
+      `Too many attempts. Please wait ${waitDuration(retryAfterSeconds)} and try again.`,
+    signInLocked: (retryAfterSeconds: number) =>
+      `Too many failed sign-in attempts for this email. Please wait ${waitDuration(retryAfterSeconds)} and try again, or reset your password.`,
   },
 
   login: {
@@ -281,6 +295,7 @@ export const messages = {
     signInError: 'An error occurred during Google login.',
     signUpFailed: 'Failed to sign up with Google. Please try again.',
     signUpError: 'An error occurred during Google signup.',
+    unavailable: 'Sign-in with Google is not available.',
   },
 
   logout: {

@@ -499,6 +499,9 @@ export const rateLimits = {
   signIn: { max: 10, windowMs: 60_000 },
   signUp: { max: 5, windowMs: 60_000 },
   passwordReset: { max: 5, windowMs: 15 * 60_000 },
+  // After `max` failed sign-ins for one email, each with less than `windowMs` since the one
+  // before, sign-in for that email waits baseDelayMs, doubling per further failure, up to maxDelayMs.
+  signInFailures: { max: 5, windowMs: 15 * 60_000, baseDelayMs: 30_000, maxDelayMs: 15 * 60_000 },
   uploads: { max: 30, windowMs: 60_000 },
   generation: { max: 30, windowMs: 60_000 },
 } as const;

@@ -24,7 +24,10 @@ import type { DatabaseHandle } from './db/client.ts';
 import { accountRoutes } from './features/account/routes.ts';
 import { createAccountService } from './features/account/service.ts';
 import type { Auth } from './features/auth/auth.ts';
+import { createRateLimiter } from './features/auth/rate-limiter.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { createAuthService } from './features/auth/service.ts';
+import { createSessionService } from './features/auth/sessions.ts';
 import type { EventBus } from './features/events/event-bus.ts';
 import { eventRoutes } from './features/events/routes.ts';
 import { fileRoutes } from './features/files/routes.ts';
@@ -62,6 +65,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger,
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // The router refuses a malformed URL (`%E0`) before any handler runs; answer in our shape.
+    frameworkErrors: (_error, _request, reply) =>
+      sendError(reply, 400, 'BAD_REQUEST', 'This address is not valid.'),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -185,11 +191,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   const authenticator = createAuthenticator(deps.auth);
-  const account = createAccountService(deps.database.db);
+  const sessions = createSessionService(deps.auth, authenticator);
+  const authService = createAuthService({
+    auth: deps.auth,
+    config,
+    limiter: createRateLimiter(deps.database.db, { enabled: config.rateLimit.enabled }),
+    logger: deps.logger,
+  });
+  // Features that must act before an account is deleted (billing, later) join this list.
+  const account = createAccountService({
+    db: deps.database.db,
+    storage: deps.storage,
+    deletionParticipants: [],
+    logger: deps.logger,
+  });
 
   await app.register(healthRoutes, { database: deps.database });
-  await app.register(authRoutes, { auth: deps.auth });
-  await app.register(accountRoutes, { account, authenticator });
+  await app.register(authRoutes, { service: authService, sessions });
+  await app.register(accountRoutes, { account, authenticator, sessions });
   await app.register(eventRoutes, {
     bus: deps.events,
     authenticator,

@@ -19,6 +19,10 @@ const optionalText = z
   .optional()
   .transform((value) => (value === '' ? undefined : value));
 
+/** An optional URL setting; empty counts as unset, so `.env` lines may be left blank. */
+const urlOr = (fallback: string) =>
+  z.preprocess((value) => (value === '' ? undefined : value), z.url().default(fallback));
+
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -46,6 +50,10 @@ const envSchema = z
     SMTP_URL: optionalText,
     GOOGLE_CLIENT_ID: optionalText,
     GOOGLE_CLIENT_SECRET: optionalText,
+    // Google's own endpoints by default; tests point them at a local fake of the same contract.
+    GOOGLE_AUTHORIZATION_URL: urlOr('https://accounts.google.com/o/oauth2/v2/auth'),
+    GOOGLE_TOKEN_URL: urlOr('https://oauth2.googleapis.com/token'),
+    GOOGLE_USERINFO_URL: urlOr('https://openidconnect.googleapis.com/v1/userinfo'),
   })
   .superRefine((env, ctx) => {
     const requireWith = (when: boolean, name: keyof typeof env, reason: string) => {
@@ -94,7 +102,15 @@ export interface Config {
   jobPollSeconds: number;
   storage: { driver: 'local'; localDir: string };
   email: { from: string; smtpUrl: string | undefined; outboxDir: string };
-  google: { clientId: string; clientSecret: string } | undefined;
+  google: GoogleConfig | undefined;
+}
+
+export interface GoogleConfig {
+  clientId: string;
+  clientSecret: string;
+  authorizationUrl: string;
+  tokenUrl: string;
+  userInfoUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -141,7 +157,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     email: { from: e.EMAIL_FROM, smtpUrl: e.SMTP_URL, outboxDir: path.join(dataDir, 'outbox') },
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET
-        ? { clientId: e.GOOGLE_CLIENT_ID, clientSecret: e.GOOGLE_CLIENT_SECRET }
+        ? {
+            clientId: e.GOOGLE_CLIENT_ID,
+            clientSecret: e.GOOGLE_CLIENT_SECRET,
+            authorizationUrl: e.GOOGLE_AUTHORIZATION_URL,
+            tokenUrl: e.GOOGLE_TOKEN_URL,
+            userInfoUrl: e.GOOGLE_USERINFO_URL,
+          }
         : undefined,
   };
 }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { messages } from '../common/messages.ts';
 import type { Mailer } from './adapters/email/mailer.ts';
 import { createOutboxMailer } from './adapters/email/outbox-mailer.ts';
 import { createSmtpMailer } from './adapters/email/smtp-mailer.ts';
@@ -57,11 +58,12 @@ export async function start(
   const auth = createAuth({
     config,
     db: database.db,
+    logger,
     sendResetPassword: async (email, url) => {
       await queue.send(sendEmailJob, {
         to: email,
-        subject: 'Reset your Likeness password',
-        text: `Someone asked to reset the password of your Likeness account.\n\nSet a new password here (the link works once and expires in 1 hour):\n${url}\n\nIf it wasn't you, ignore this message; your password stays as it is.`,
+        subject: messages.email.passwordResetSubject,
+        text: `${messages.email.passwordResetBody(url)}\n\n${messages.email.footer}`,
       });
     },
   });

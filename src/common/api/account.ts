@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messages } from '../messages.ts';
 
 export const tierSchema = z.enum(['none', 'basic', 'pro', 'premium', 'enterprise']);
 
@@ -29,3 +30,11 @@ export const meResponseSchema = z.object({
 export type Subscription = z.infer<typeof subscriptionSchema>;
 export type Profile = z.infer<typeof profileSchema>;
 export type MeResponse = z.infer<typeof meResponseSchema>;
+
+/** `DELETE /api/account`: the word the user typed, so a stray request cannot delete an account. */
+export const deleteAccountRequestSchema = z.object({
+  confirm: z.literal(messages.account.deleteAccount.confirmWord, {
+    error: messages.account.deleteAccount.confirmPrompt,
+  }),
+});
+export type DeleteAccountRequest = z.infer<typeof deleteAccountRequestSchema>;

@@ -142,10 +142,20 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       }
     },
     async depth() {
-      const depths: Record<string, number> = {};
-      for (const queue of await boss.getQueues([...known.keys()])) {
-        depths[queue.name] = queue.queuedCount + queue.activeCount;
-      }
+      // pg-boss's own queue counts are a cache its supervisor refreshes now and then (never on a
+      // web process), so they read 0 with jobs waiting; count the rows instead.
+      const names = [...known.keys()];
+      const result = await database.db.execute<{ name: string; count: number }>(
+        sql`select name, count(*)::int as count from pgboss.job
+            where name in (${sql.join(
+              names.map((name) => sql`${name}`),
+              sql`, `,
+            )}) and state in ('created', 'retry', 'active')
+            group by name`,
+      );
+      const rows = (result as unknown as { rows: { name: string; count: number }[] }).rows;
+      const depths: Record<string, number> = Object.fromEntries(names.map((name) => [name, 0]));
+      for (const row of rows) depths[row.name] = row.count;
       return depths;
     },
     async stop({ graceful, timeoutMs }) {

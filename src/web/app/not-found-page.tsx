@@ -6,16 +6,20 @@ import { Image } from '../components/image.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { Container } from '../components/ui/container.tsx';
 import { usePageTitle } from '../lib/use-page-title.ts';
+import emptyFrameUrl from '../assets/illustrations/empty-frame.svg';
 
 /** Any path no route claims. */
 export function NotFoundPage() {
   usePageTitle(messages.pageTitles.notFound);
 
   return (
-    <Container size="sm" className="flex flex-1 flex-col items-center justify-center py-16 md:py-24">
+    <Container
+      size="sm"
+      className="flex flex-1 flex-col items-center justify-center py-16 md:py-24"
+    >
       <div className="flex flex-col items-center gap-6 text-center">
         <Image
-          src="/illustrations/empty-frame.svg"
+          src={emptyFrameUrl}
           alt="An empty picture frame on a studio wall"
           width={240}
           height={180}

@@ -12,7 +12,8 @@ export function createQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         retry: (failureCount, error) =>
-          failureCount < network.queryRetries && !(isApiError(error) && isClientError(error.status)),
+          failureCount < network.queryRetries &&
+          !(isApiError(error) && isClientError(error.status)),
         refetchOnWindowFocus: network.refetchOnWindowFocus,
         staleTime: 30_000,
       },

@@ -5,7 +5,10 @@ import { cn } from '../lib/cn.ts';
 
 const unavailableText = messages.common.imageNotAvailable;
 
-export interface ImageProps extends Omit<ComponentProps<'img'>, 'src' | 'alt' | 'width' | 'height'> {
+export interface ImageProps extends Omit<
+  ComponentProps<'img'>,
+  'src' | 'alt' | 'width' | 'height'
+> {
   /** A missing source shows the fallback straight away (e.g. a model without a featured image). */
   src: string | null | undefined;
   /** Required: describe the picture, or pass '' for a purely decorative one. */

@@ -168,11 +168,9 @@ function errorFromBody(status: number, text: string): ApiError {
     parsed = undefined;
   }
   const detail = readErrorDetail(parsed);
-  return new ApiError(
-    status,
-    detail.code ?? `HTTP_${status}`,
-    detail.message ?? fallbackMessages.unknown,
-  );
+  // A bare 502/503/504 comes from a proxy in front of a server that is down or restarting.
+  const fallback = retryStatuses.has(status) ? fallbackMessages.network : fallbackMessages.unknown;
+  return new ApiError(status, detail.code ?? `HTTP_${status}`, detail.message ?? fallback);
 }
 
 /**

@@ -10,14 +10,16 @@ import type { AppEvent } from '../../common/api/events.ts';
  * `{ "type": string, "data": object }` (and `: heartbeat` comments the browser swallows). Features
  * say what an event type means for their cached data through `registerEventHandler` or
  * `invalidateOnEvent`; this module only delivers. Because events sent while the connection was
- * down are lost, a `ready` that follows an error invalidates every query: whatever changed in
- * the gap is refetched.
+ * down are lost, a `ready` that follows an error (and a `resync` message, the server's own "I
+ * may have missed some") invalidates every query: whatever changed in the gap is refetched.
  */
 
 export type EventHandler = (event: AppEvent, queryClient: QueryClient) => void;
 
 const eventsUrl = '/api/events';
 const readyEventName = 'ready'; // `streamReadyEvent` in common/api/events.ts
+/** Sent by the server when its own delivery may have had a gap (its event bus reconnected). */
+const resyncEventType = 'resync';
 const reconnectDelaysMs = [1_000, 2_000, 5_000, 10_000, 30_000] as const;
 
 const handlers = new Map<string, Set<EventHandler>>();
@@ -147,7 +149,9 @@ function connect(current: Connection): void {
   source.addEventListener('message', (message: MessageEvent<string>) => {
     if (connection !== current) return;
     const event = parseAppEvent(message.data);
-    if (event) dispatchAppEvent(event, current.queryClient);
+    if (!event) return;
+    if (event.type === resyncEventType) void current.queryClient.invalidateQueries();
+    else dispatchAppEvent(event, current.queryClient);
   });
 
   source.addEventListener('error', () => {

@@ -163,6 +163,29 @@ describe('a URL that was not signed as given is refused', () => {
   });
 });
 
+describe('a mangled URL is a client error, never a server error', () => {
+  it('refuses a repeated parameter or an over-encoded path with 403', async () => {
+    const url = await storage.signedUrl(photoKey);
+    const expires = new URL(url, 'http://localhost').searchParams.get('expires');
+    for (const mangled of [
+      `${url}&expires=${expires}`,
+      `${filesPublicPath}/%25E0?${url.split('?')[1]}`,
+    ]) {
+      const response = await get(mangled);
+      expect(response.statusCode, mangled).toBe(403);
+      expect(response.json().error.code).toBe('FORBIDDEN');
+    }
+  });
+
+  it('answers a malformed percent-encoding with 400 in the usual error shape', async () => {
+    const response = await get(`${filesPublicPath}/%E0.jpg`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: { code: 'BAD_REQUEST', message: 'This address is not valid.' },
+    });
+  });
+});
+
 describe('an expired URL', () => {
   it('is refused with a message that says so', async () => {
     const twoHoursAgo = Date.now() - 2 * 3600 * 1000;

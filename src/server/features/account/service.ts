@@ -1,10 +1,36 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { MeResponse } from '../../../common/api/account.ts';
 import { tierSchema } from '../../../common/api/account.ts';
-import type { Database } from '../../db/client.ts';
+import type { Storage } from '../../adapters/storage/storage.ts';
+import type { Database, Executor } from '../../db/client.ts';
 import type { SessionUser } from '../../http/authenticate.ts';
-import { findOrCreateProfile, findOrCreateSubscription } from './repository.ts';
+import { deleteUser, findOrCreateProfile, findOrCreateSubscription } from './repository.ts';
+import { userStoragePrefix } from './storage-keys.ts';
 
-export function createAccountService(db: Database) {
+/**
+ * A feature with a say in account deletion. `beforeDelete` runs inside the deletion's
+ * transaction, before the user row (and everything cascading from it) goes: billing, for
+ * instance, copies the records the law requires it to keep into rows that do not reference the
+ * user. Throwing refuses the deletion; nothing has been deleted then.
+ */
+export interface AccountDeletionParticipant {
+  name: string;
+  beforeDelete(tx: Executor, userId: string): Promise<void>;
+}
+
+export interface AccountServiceDeps {
+  db: Database;
+  storage: Storage;
+  deletionParticipants?: readonly AccountDeletionParticipant[];
+  logger?: FastifyBaseLogger;
+}
+
+export function createAccountService({
+  db,
+  storage,
+  deletionParticipants = [],
+  logger,
+}: AccountServiceDeps) {
   return {
     async me(user: SessionUser): Promise<MeResponse> {
       const [profile, subscription] = await Promise.all([
@@ -30,6 +56,25 @@ export function createAccountService(db: Database) {
           monthlyFreeTrainingsLeft: subscription.monthlyFreeTrainingsLeft,
         },
       };
+    },
+
+    /**
+     * Deletes the account: the participants' say, the user's rows (sessions included, so every
+     * device is signed out) and every file under the user's storage prefix.
+     */
+    async deleteAccount(userId: string): Promise<void> {
+      const prefix = userStoragePrefix(userId);
+      await db.transaction(async (tx) => {
+        for (const participant of deletionParticipants) await participant.beforeDelete(tx, userId);
+        await deleteUser(tx, userId);
+        // Inside the transaction: if the files cannot be deleted, the rows stay too and the
+        // user can try again, rather than files outliving an account nobody can reach.
+        await storage.deletePrefix(prefix);
+      });
+      // A job that was still running for the user may have written a file meanwhile.
+      await storage.deletePrefix(prefix).catch((error: unknown) => {
+        logger?.error({ err: error, prefix }, 'files of a deleted account could not be removed');
+      });
     },
   };
 }

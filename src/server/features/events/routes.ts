@@ -19,7 +19,9 @@ export async function eventRoutes(
   { bus, authenticator, heartbeatMs }: EventRoutesOptions,
 ) {
   const open = new Set<() => void>();
-  app.addHook('onClose', async () => {
+  // preClose, not onClose: the server waits for open connections before onClose hooks run, so a
+  // stream ended there would hold shutdown until every browser went away by itself.
+  app.addHook('preClose', async () => {
     for (const end of open) end();
   });
 

@@ -22,8 +22,12 @@ export async function fileRoutes(
   { storage, root }: { storage: LocalStorage; root: string },
 ) {
   app.get(`${filesPublicPath}/*`, { schema: { hide: true } }, async (request, reply) => {
-    const key = decodeURIComponent((request.params as { '*': string })['*']);
-    const query = querySchema.parse(request.query);
+    // The router has already decoded the path once; decoding again would turn `%25` into `%`.
+    const key = (request.params as { '*': string })['*'];
+    const parsed = querySchema.safeParse(request.query);
+    // A repeated parameter arrives as an array: a hand-edited link, not a server error.
+    if (!parsed.success) throw new AppError('FORBIDDEN', 'This link is not valid.');
+    const query = parsed.data;
     const verdict = storage.check({
       key,
       expires: query.expires,

@@ -38,7 +38,7 @@ export function AppLayout() {
             <Button
               variant="ghost"
               size="sm"
-              className="ml-2 h-10"
+              className="ml-2 md:h-10"
               loading={isSigningOut}
               onClick={() => void signOut()}
             >

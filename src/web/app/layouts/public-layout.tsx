@@ -51,12 +51,8 @@ export function PublicLayout() {
                 </Button>
               ) : (
                 <>
-                  <Button
-                    asChild
-                    variant="ghost"
-                    size="sm"
-                    className="hidden md:inline-flex md:h-10"
-                  >
+                  {/* max-md:hidden, not hidden: a variant wins over the button's own inline-flex. */}
+                  <Button asChild variant="ghost" size="sm" className="max-md:hidden md:h-10">
                     <Link to={routes.login}>{messages.nav.signIn}</Link>
                   </Button>
                   <Button asChild size="sm" className="md:h-10 md:px-5">

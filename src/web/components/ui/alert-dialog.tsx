@@ -76,7 +76,9 @@ export function AlertDialogAction({
   variant = 'primary',
   ...props
 }: ComponentProps<typeof AlertDialogPrimitive.Action> & { variant?: ButtonVariant }) {
-  return <AlertDialogPrimitive.Action className={buttonClasses({ variant, className })} {...props} />;
+  return (
+    <AlertDialogPrimitive.Action className={buttonClasses({ variant, className })} {...props} />
+  );
 }
 
 export function AlertDialogCancel({

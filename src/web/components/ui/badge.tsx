@@ -10,18 +10,25 @@ const variants = {
   solid: 'bg-neutral-900 text-white ring-neutral-900',
 } as const;
 
+const sizes = {
+  sm: 'px-2.5 py-0.5 text-xs [&_svg]:size-3.5',
+  md: 'px-3 py-1 text-sm [&_svg]:size-4',
+} as const;
+
 export type BadgeVariant = keyof typeof variants;
 
 export interface BadgeProps extends ComponentProps<'span'> {
   variant?: BadgeVariant;
+  size?: keyof typeof sizes;
 }
 
-export function Badge({ variant = 'neutral', className, ...props }: BadgeProps) {
+export function Badge({ variant = 'neutral', size = 'sm', className, ...props }: BadgeProps) {
   return (
     <span
       className={cn(
-        'inline-flex items-center gap-1 rounded-full px-2.5 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset [&_svg]:size-3.5',
+        'inline-flex items-center gap-1 rounded-full font-medium whitespace-nowrap ring-1 ring-inset',
         variants[variant],
+        sizes[size],
         className,
       )}
       {...props}

@@ -14,7 +14,9 @@ export function Card({ className, ...props }: ComponentProps<'div'>) {
 }
 
 export function CardHeader({ className, ...props }: ComponentProps<'div'>) {
-  return <div className={cn('flex flex-col gap-1.5 p-6 pb-0 md:p-8 md:pb-0', className)} {...props} />;
+  return (
+    <div className={cn('flex flex-col gap-1.5 p-6 pb-0 md:p-8 md:pb-0', className)} {...props} />
+  );
 }
 
 /** A heading (h2 by default, since a page has its own h1); pick another level with `as`. */

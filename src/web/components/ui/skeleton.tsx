@@ -6,11 +6,22 @@ import { cn } from '../../lib/cn.ts';
  * content replaces it without moving anything. Hidden from assistive technology: the region that
  * loads should say so itself (e.g. `aria-busy`).
  */
-export function Skeleton({ className, ...props }: ComponentProps<'div'>) {
+const shapes = {
+  control: 'rounded-control',
+  card: 'rounded-card',
+  pill: 'rounded-full',
+} as const;
+
+export interface SkeletonProps extends ComponentProps<'div'> {
+  /** Match the corners of what it stands in for: a field, a card or a pill (button, badge). */
+  shape?: keyof typeof shapes;
+}
+
+export function Skeleton({ shape = 'control', className, ...props }: SkeletonProps) {
   return (
     <div
       aria-hidden="true"
-      className={cn('animate-shimmer rounded-control bg-neutral-200/80', className)}
+      className={cn('animate-shimmer bg-neutral-200/80', shapes[shape], className)}
       {...props}
     />
   );

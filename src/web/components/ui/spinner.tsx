@@ -14,7 +14,7 @@ export function Spinner({ size = 'md', label, className }: SpinnerProps) {
   const icon = (
     <LoaderCircle
       aria-hidden="true"
-      className={cn('animate-spin text-current motion-reduce:animate-none', sizes[size], className)}
+      className={cn('animate-spin motion-reduce:animate-none', sizes[size], className)}
     />
   );
   if (!label) return icon;

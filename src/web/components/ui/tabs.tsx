@@ -33,5 +33,10 @@ export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsP
 }
 
 export function TabsContent({ className, ...props }: ComponentProps<typeof TabsPrimitive.Content>) {
-  return <TabsPrimitive.Content className={cn('mt-6 focus-visible:outline-offset-4', className)} {...props} />;
+  return (
+    <TabsPrimitive.Content
+      className={cn('mt-6 focus-visible:outline-offset-4', className)}
+      {...props}
+    />
+  );
 }

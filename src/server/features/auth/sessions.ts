@@ -1,0 +1,59 @@
+import type { FastifyRequest } from 'fastify';
+import type { Authenticator } from '../../http/authenticate.ts';
+import type { Auth } from './auth.ts';
+
+interface CookieAttributes {
+  path?: string;
+  domain?: string;
+  secure?: boolean;
+  sameSite?: string | boolean;
+  httpOnly?: boolean;
+}
+
+/** A Set-Cookie value that makes the browser drop the cookie (same name, path and flags). */
+function expiredCookie(name: string, attributes: CookieAttributes): string {
+  const parts = [`${name}=`, 'Max-Age=0', `Path=${attributes.path ?? '/'}`];
+  if (attributes.domain) parts.push(`Domain=${attributes.domain}`);
+  if (attributes.httpOnly !== false) parts.push('HttpOnly');
+  if (typeof attributes.sameSite === 'string') {
+    const value = attributes.sameSite.toLowerCase();
+    parts.push(`SameSite=${value.charAt(0).toUpperCase()}${value.slice(1)}`);
+  }
+  // `__Secure-` cookies (production) are only accepted, even for removal, with Secure.
+  if (attributes.secure || name.startsWith('__Secure-')) parts.push('Secure');
+  return parts.join('; ');
+}
+
+/**
+ * Sessions beyond what Better Auth's endpoints do: the specification's sign-out has global
+ * scope (every device of the user is signed out), and account deletion must end the session.
+ */
+export function createSessionService(auth: Auth, authenticator: Authenticator) {
+  /** Deletes every session of the user (all devices). */
+  async function revokeAll(userId: string): Promise<void> {
+    const context = await auth.$context;
+    await context.internalAdapter.deleteUserSessions(userId);
+  }
+
+  /** Set-Cookie values that remove every session cookie Better Auth may have set. */
+  async function expiredCookies(): Promise<string[]> {
+    const { authCookies } = await auth.$context;
+    return [authCookies.sessionToken, authCookies.sessionData, authCookies.dontRememberToken].map(
+      (cookie) => expiredCookie(cookie.name, cookie.attributes as CookieAttributes),
+    );
+  }
+
+  /**
+   * Signs the requester out everywhere. Answers the cookies to clear even when the session was
+   * already gone (expired, revoked on another device), so the browser never keeps a dead one.
+   */
+  async function signOutEverywhere(request: FastifyRequest): Promise<string[]> {
+    const user = await authenticator.currentUser(request);
+    if (user) await revokeAll(user.id);
+    return expiredCookies();
+  }
+
+  return { revokeAll, expiredCookies, signOutEverywhere };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

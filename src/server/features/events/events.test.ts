@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEventStream } from '../../../../tests/helpers/event-stream.ts';
+import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
+import { signUp } from '../../../../tests/helpers/users.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  // A short heartbeat so the test sees one without waiting the production 25 s.
+  app = await createTestApp({ listen: true, env: { SSE_HEARTBEAT_MS: '200' } });
+});
+afterAll(async () => {
+  await app.stop();
+});
+
+/** Reads a raw stream until `done(text)` holds, as a proxy in front of the browser would see it. */
+async function readUntil(
+  body: ReadableStream<Uint8Array>,
+  done: (text: string) => boolean,
+  timeoutMs = 10_000,
+): Promise<{ text: string; ended: boolean }> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  let timedOut = false;
+  const deadline = setTimeout(() => {
+    timedOut = true;
+    void reader.cancel();
+  }, timeoutMs);
+  try {
+    for (;;) {
+      const read = await reader.read();
+      if (read.done) return { text, ended: !timedOut };
+      text += decoder.decode(read.value, { stream: true });
+      if (done(text)) return { text, ended: false };
+    }
+  } finally {
+    clearTimeout(deadline);
+    reader.releaseLock();
+  }
+}
+
+describe('GET /api/events', () => {
+  it("delivers the signed-in user's events after `ready`, and nobody else's", async () => {
+    const alice = await signUp(app);
+    const bob = await signUp(app);
+    const aliceStream = openEventStream(app.url!, alice.headers.cookie);
+    const bobStream = openEventStream(app.url!, bob.headers.cookie);
+    try {
+      await Promise.all([aliceStream.ready, bobStream.ready]);
+
+      await app.deps.events.publish(alice.id, {
+        type: 'generation.updated',
+        data: { id: 'g1', status: 'complete' },
+      });
+      await app.deps.events.publish(alice.id, {
+        type: 'subscription.updated',
+        data: { credits: 7 },
+      });
+      // Bob's own event comes after Alice's on the same bus: once he has it, hers would have
+      // reached him already if delivery leaked across users.
+      await app.deps.events.publish(bob.id, { type: 'marker', data: { for: 'bob' } });
+
+      await aliceStream.waitFor((event) => event.type === 'subscription.updated');
+      await bobStream.waitFor((event) => event.type === 'marker');
+      expect(aliceStream.events).toEqual([
+        { type: 'generation.updated', data: { id: 'g1', status: 'complete' } },
+        { type: 'subscription.updated', data: { credits: 7 } },
+      ]);
+      expect(bobStream.events).toEqual([{ type: 'marker', data: { for: 'bob' } }]);
+    } finally {
+      aliceStream.close();
+      bobStream.close();
+    }
+  });
+
+  it('answers 401 JSON without a session', async () => {
+    const response = await fetch(`${app.url}/api/events`, {
+      headers: { accept: 'text/event-stream' },
+    });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await response.json()).toEqual({
+      error: { code: 'UNAUTHORIZED', message: 'Please sign in to continue.' },
+    });
+  });
+
+  it('streams with SSE headers, a retry hint and a heartbeat comment', async () => {
+    const user = await signUp(app);
+    const controller = new AbortController();
+    try {
+      const response = await fetch(`${app.url}/api/events`, {
+        headers: { cookie: user.headers.cookie, accept: 'text/event-stream' },
+        signal: controller.signal,
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      expect(response.headers.get('cache-control')).toBe('no-cache, no-transform');
+      expect(response.headers.get('x-accel-buffering')).toBe('no');
+
+      const { text } = await readUntil(response.body!, (t) => t.includes(': heartbeat\n\n'));
+      expect(text.startsWith('retry: 3000\nevent: ready\ndata: {}\n\n')).toBe(true);
+      expect(text).toContain(': heartbeat\n\n');
+    } finally {
+      controller.abort();
+    }
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('ends open streams so browsers reconnect to another process', async () => {
+    const other = await createTestApp({ listen: true });
+    try {
+      const user = await signUp(other);
+      const response = await fetch(`${other.url}/api/events`, {
+        headers: { cookie: user.headers.cookie, accept: 'text/event-stream' },
+      });
+      expect(response.status).toBe(200);
+      const body = response.body!;
+      const reader = body.getReader();
+      const first = await reader.read();
+      expect(new TextDecoder().decode(first.value)).toContain('event: ready');
+      reader.releaseLock();
+
+      // stop() must not wait for the stream to be closed by the client: it ends the stream itself.
+      const [{ ended }] = await Promise.all([readUntil(body, () => false), other.stop()]);
+      expect(ended).toBe(true);
+    } finally {
+      await other.stop();
+    }
+  });
+});

@@ -1,0 +1,163 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ZodError } from 'zod';
+import {
+  createTestApp,
+  createTestDatabase,
+  dropTestDatabase,
+  type TestApp,
+  usesPostgres,
+} from '../../../tests/helpers/test-app.ts';
+import { uniqueEmail } from '../../../tests/helpers/users.ts';
+import { sendEmailJob } from '../features/email/jobs.ts';
+
+interface OutboxEmail {
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  sentAt: string;
+}
+
+function readOutbox(dir: string): OutboxEmail[] {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((name) => name.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  return files.map((name) => JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as OutboxEmail);
+}
+
+/** Polls the outbox until a message to `to` arrives; workers poll the queue every 0.5 s here. */
+async function waitForEmail(dir: string, to: string, timeoutMs = 20_000): Promise<OutboxEmail> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = readOutbox(dir).find((email) => email.to === to);
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error(`no email to ${to} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Jobs of this queue addressed to `to`, in any state: proof of what was (not) enqueued. */
+async function jobsTo(app: TestApp, to: string): Promise<number> {
+  const result = await app.deps.database.db.execute<{ count: number }>(
+    sql`select count(*)::int as count from pgboss.job where name = ${sendEmailJob.name} and data->>'to' = ${to}`,
+  );
+  return (result as unknown as { rows: { count: number }[] }).rows[0]!.count;
+}
+
+describe('a job enqueued before a restart', () => {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'likeness-restart-'));
+  let databaseUrl: string | undefined;
+  let running: TestApp | undefined;
+
+  beforeAll(async () => {
+    if (usesPostgres) databaseUrl = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await running?.stop();
+    if (databaseUrl) await dropTestDatabase(databaseUrl);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  // The same data both times: PGlite on disk under dataDir, or the same Postgres database.
+  const boot = (role: 'web' | 'all') =>
+    createTestApp({
+      env: { ROLE: role },
+      dataDir,
+      persistent: true,
+      ...(databaseUrl ? { databaseUrl } : {}),
+    });
+
+  it('is run by a worker after the restart', async () => {
+    const to = uniqueEmail('restart');
+    const outbox = path.join(dataDir, 'outbox');
+
+    // A web process only sends: nothing consumes the queue while it runs.
+    running = await boot('web');
+    expect(running.config.email.outboxDir).toBe(outbox);
+    const id = await running.deps.queue.send(sendEmailJob, {
+      to,
+      subject: 'Your model is ready',
+      text: 'Open the studio to see your photos.',
+    });
+    expect(id).toEqual(expect.any(String));
+    expect(await running.deps.queue.depth()).toEqual({ [sendEmailJob.name]: 1 });
+    await running.stop();
+    running = undefined;
+    expect(readOutbox(outbox)).toEqual([]);
+
+    running = await boot('all');
+    const email = await waitForEmail(outbox, to);
+    expect(email).toMatchObject({
+      to,
+      subject: 'Your model is ready',
+      text: 'Open the studio to see your photos.',
+      from: running.config.email.from,
+    });
+    expect(readOutbox(outbox)).toHaveLength(1);
+  });
+});
+
+describe('sending a job', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(async () => {
+    await app.stop();
+  });
+
+  it('refuses a payload that does not match the job type, and enqueues nothing', async () => {
+    const { queue } = app.deps;
+    await expect(
+      queue.send(sendEmailJob, { to: 'not-an-address', subject: 'Hi', text: 'x' }),
+    ).rejects.toBeInstanceOf(ZodError);
+    await expect(
+      // @ts-expect-error a caller without types (or with stale ones) sends a wrong shape
+      queue.send(sendEmailJob, { to: uniqueEmail(), text: 'no subject' }),
+    ).rejects.toBeInstanceOf(ZodError);
+    expect(await jobsTo(app, 'not-an-address')).toBe(0);
+    const [row] = (
+      (await app.deps.database.db.execute(
+        sql`select count(*)::int as count from pgboss.job where name = ${sendEmailJob.name}`,
+      )) as unknown as { rows: { count: number }[] }
+    ).rows;
+    expect(row!.count).toBe(0);
+  });
+
+  it('enqueues nothing when the surrounding transaction rolls back', async () => {
+    const to = uniqueEmail('rollback');
+    await expect(
+      app.deps.database.db.transaction(async (tx) => {
+        const id = await app.deps.queue.send(
+          sendEmailJob,
+          { to, subject: 'Never sent', text: 'The purchase failed.' },
+          { tx },
+        );
+        expect(id).toEqual(expect.any(String));
+        throw new Error('the purchase failed');
+      }),
+    ).rejects.toThrow('the purchase failed');
+    expect(await jobsTo(app, to)).toBe(0);
+  });
+
+  it('runs the job once the surrounding transaction commits', async () => {
+    const to = uniqueEmail('commit');
+    await app.deps.database.db.transaction(async (tx) => {
+      await app.deps.queue.send(
+        sendEmailJob,
+        { to, subject: 'Training started', text: 'We will tell you when it is done.' },
+        { tx },
+      );
+    });
+    expect(await jobsTo(app, to)).toBe(1);
+    const email = await waitForEmail(app.config.email.outboxDir, to);
+    expect(email).toMatchObject({ to, subject: 'Training started' });
+  });
+});
