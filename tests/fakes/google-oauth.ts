@@ -160,14 +160,18 @@ export async function startFakeGoogle(
     const issued = codes.get(code);
     // A code works once.
     codes.delete(code);
-    if (!issued) return json(response, 400, { error: 'invalid_grant', error_description: 'Bad Request' });
+    if (!issued)
+      return json(response, 400, { error: 'invalid_grant', error_description: 'Bad Request' });
     if (form.get('redirect_uri') !== issued.redirectUri)
       return json(response, 400, { error: 'redirect_uri_mismatch' });
     if (issued.codeChallenge) {
       const verifier = form.get('code_verifier') ?? '';
       const expected = createHash('sha256').update(verifier).digest('base64url');
       if (expected !== issued.codeChallenge)
-        return json(response, 400, { error: 'invalid_grant', error_description: 'Missing code verifier.' });
+        return json(response, 400, {
+          error: 'invalid_grant',
+          error_description: 'Missing code verifier.',
+        });
     }
     const accessToken = `ya29.${randomBytes(24).toString('base64url')}`;
     accessTokens.set(accessToken, issued.account);

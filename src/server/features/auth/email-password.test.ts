@@ -155,7 +155,10 @@ describe('sign-in with email and password', () => {
       });
       expect(response.statusCode).toBe(401);
     }
-    const ok = await post('/api/auth/sign-in/email', { email: user.email, password: user.password });
+    const ok = await post('/api/auth/sign-in/email', {
+      email: user.email,
+      password: user.password,
+    });
     expect(ok.statusCode).toBe(200);
   });
 });
@@ -213,16 +216,19 @@ describe('what /api/auth exposes', () => {
     ['POST', '/api/auth/delete-user'],
     ['POST', '/api/auth/change-email'],
     ['POST', '/api/auth/link-social'],
-  ] as const)('does not expose Better Auth endpoints the web app does not use: %s %s', async (method, url) => {
-    const user = await signUp(app);
-    const response = await app.app!.inject({
-      method,
-      url,
-      headers: { ...user.headers, 'content-type': 'application/json' },
-      ...(method === 'POST' ? { payload: {} } : {}),
-    });
-    expect(response.statusCode).toBe(404);
-  });
+  ] as const)(
+    'does not expose Better Auth endpoints the web app does not use: %s %s',
+    async (method, url) => {
+      const user = await signUp(app);
+      const response = await app.app!.inject({
+        method,
+        url,
+        headers: { ...user.headers, 'content-type': 'application/json' },
+        ...(method === 'POST' ? { payload: {} } : {}),
+      });
+      expect(response.statusCode).toBe(404);
+    },
+  );
 });
 
 describe('cookies in production', () => {

@@ -33,7 +33,10 @@ async function startGoogleSignIn(body: Record<string, unknown> = {}) {
   expect(response.statusCode).toBe(200);
   const { url, redirect } = response.json<{ url: string; redirect: boolean }>();
   expect(redirect).toBe(true);
-  return { authorizationUrl: new URL(url), browser: sessionHeaders(app, response.headers['set-cookie']) };
+  return {
+    authorizationUrl: new URL(url),
+    browser: sessionHeaders(app, response.headers['set-cookie']),
+  };
 }
 
 /** What Google's consent screen does: redirects back to our callback with a code and state. */
@@ -195,7 +198,7 @@ describe('a Google callback that cannot be trusted fails cleanly', () => {
     expect(await sessionCount()).toBe(before);
   });
 
-  it("refuses a genuine state arriving in another browser (no state cookie): login CSRF", async () => {
+  it('refuses a genuine state arriving in another browser (no state cookie): login CSRF', async () => {
     const { authorizationUrl } = await startGoogleSignIn();
     const back = await consentAtGoogle(authorizationUrl);
     const before = await sessionCount();

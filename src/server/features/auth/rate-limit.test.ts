@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../../common/messages.ts';
 import { rateLimits } from '../../../common/product.ts';
 import { createTestApp, type TestApp, usesPostgres } from '../../../../tests/helpers/test-app.ts';
-import { signUp, uniqueEmail } from '../../../../tests/helpers/users.ts';
+import { uniqueEmail } from '../../../../tests/helpers/users.ts';
 import { rateLimitBuckets } from '../../db/schema/index.ts';
 import { createRateLimiter, rateLimitKey } from './rate-limiter.ts';
 
@@ -30,6 +30,15 @@ function post(target: TestApp, url: string, payload: unknown, ip: string) {
     headers: { origin: target.origin, 'content-type': 'application/json' },
     payload: payload as Record<string, unknown>,
   });
+}
+
+/** A new account, each from its own address so that sign-ups do not use up the IP limit. */
+async function signUp(target: TestApp) {
+  const email = uniqueEmail('limited');
+  const password = 'studio-light-7';
+  const response = await post(target, '/api/auth/sign-up/email', { email, password }, nextIp());
+  expect(response.statusCode).toBe(200);
+  return { email, password };
 }
 
 function expectRateLimited(
@@ -247,7 +256,11 @@ describe('password reset limits', () => {
       { email: unknown },
       nextIp(),
     );
-    expectRateLimited(refusedKnown, messages.auth.rateLimited, windowSeconds(rateLimits.passwordReset));
+    expectRateLimited(
+      refusedKnown,
+      messages.auth.rateLimited,
+      windowSeconds(rateLimits.passwordReset),
+    );
     expect(refusedUnknown.statusCode).toBe(429);
     expect(refusedUnknown.json().error.code).toBe('RATE_LIMITED');
   });
@@ -278,31 +291,28 @@ describe('the counters', () => {
     );
   });
 
-  it.runIf(usesPostgres)(
-    'are shared by several web processes on one database',
-    async () => {
-      const second = await createTestApp({
-        env: { RATE_LIMIT_DISABLED: 'false' },
-        databaseUrl: app.config.database.url!,
-      });
-      try {
-        const ip = nextIp();
-        const statuses: number[] = [];
-        for (let attempt = 0; attempt <= rateLimits.signIn.max; attempt += 1) {
-          // Alternate between the two processes, as a load balancer would.
-          const target = attempt % 2 === 0 ? app : second;
-          const response = await post(
-            target,
-            '/api/auth/sign-in/email',
-            { email: uniqueEmail('multi'), password: 'whatever-1' },
-            ip,
-          );
-          statuses.push(response.statusCode);
-        }
-        expect(statuses).toEqual([...Array(rateLimits.signIn.max).fill(401), 429]);
-      } finally {
-        await second.stop();
+  it.runIf(usesPostgres)('are shared by several web processes on one database', async () => {
+    const second = await createTestApp({
+      env: { RATE_LIMIT_DISABLED: 'false' },
+      databaseUrl: app.config.database.url!,
+    });
+    try {
+      const ip = nextIp();
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt <= rateLimits.signIn.max; attempt += 1) {
+        // Alternate between the two processes, as a load balancer would.
+        const target = attempt % 2 === 0 ? app : second;
+        const response = await post(
+          target,
+          '/api/auth/sign-in/email',
+          { email: uniqueEmail('multi'), password: 'whatever-1' },
+          ip,
+        );
+        statuses.push(response.statusCode);
       }
-    },
-  );
+      expect(statuses).toEqual([...Array(rateLimits.signIn.max).fill(401), 429]);
+    } finally {
+      await second.stop();
+    }
+  });
 });
