@@ -1,7 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
+import { e2eDataDir, e2ePort as port } from './tests/e2e/support/e2e-server.ts';
 
-const port = 3199;
-const baseURL = process.env.E2E_BASE_URL ?? `http://127.0.0.1:${port}`;
+const serverURL = `http://127.0.0.1:${port}`;
+const baseURL = process.env.E2E_BASE_URL ?? serverURL;
 
 // Debian's Chromium, never a downloaded browser: no `channel`, and `npx playwright install` is
 // not needed. The flags keep Chromium from phoning home, which also keeps runs offline and quiet.
@@ -53,7 +54,10 @@ export default defineConfig({
         stderr: 'pipe',
         env: {
           PORT: String(port),
-          DATA_DIR: `.tmp/e2e-data-${Date.now()}`,
+          // Links in emails (password reset) must open on the origin the browser uses.
+          PUBLIC_URL: serverURL,
+          // Shared with the tests, which read the emails the server "sends" from its outbox.
+          DATA_DIR: e2eDataDir,
           LOG_LEVEL: 'warn',
           RATE_LIMIT_DISABLED: 'true',
         },

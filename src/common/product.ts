@@ -507,6 +507,35 @@ export const rateLimits = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------
+// Catalog: categories, presets, example photos, quiz images
+// ---------------------------------------------------------------------------------------------
+
+export const catalog = {
+  /**
+   * Every catalog picture is kept as WebP at these widths (never enlarged): cards are 320 px
+   * wide (640 on dense screens), the preset detail page shows up to 1280.
+   */
+  imageWidths: [320, 640, 1280],
+  /** The width an image's plain `src` points at; `srcset` offers the others. */
+  defaultImageWidth: 640,
+  /** Not in the specification: smaller pictures look broken on a 320 px card. */
+  minImageSidePx: 320,
+  maxUploadBytes: photos.maxUploadBytes,
+  maxUploadMegabytes: photos.maxUploadMegabytes,
+  maxPixels: photos.maxPixels,
+  acceptedMimeTypes: photos.acceptedMimeTypes,
+  // Not in the specification: bounds for what an operator types.
+  manualIdMaxLength: 64,
+  displayNameMaxLength: 80,
+  descriptionMaxLength: 1000,
+  promptMaxLength: 2000,
+  captionMaxLength: 200,
+  emojiMaxLength: 16,
+  /** The word in a preset prompt that the engine replaces with the user model's trigger word. */
+  triggerPlaceholder: '{trigger}',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
 // Quiz funnel and offer
 // ---------------------------------------------------------------------------------------------
 

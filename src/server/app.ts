@@ -28,6 +28,11 @@ import { createRateLimiter } from './features/auth/rate-limiter.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { createAuthService } from './features/auth/service.ts';
 import { createSessionService } from './features/auth/sessions.ts';
+import type { Billing } from './features/billing/billing.ts';
+import { billingRoutes } from './features/billing/routes.ts';
+import { createCatalogAdminService } from './features/catalog/admin-service.ts';
+import { catalogRoutes } from './features/catalog/routes.ts';
+import { createCatalogService } from './features/catalog/service.ts';
 import type { EventBus } from './features/events/event-bus.ts';
 import { eventRoutes } from './features/events/routes.ts';
 import { fileRoutes } from './features/files/routes.ts';
@@ -45,6 +50,7 @@ export interface AppDeps {
   events: EventBus;
   queue: JobQueue;
   auth: Auth;
+  billing: Billing;
 }
 
 const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -202,13 +208,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const account = createAccountService({
     db: deps.database.db,
     storage: deps.storage,
-    deletionParticipants: [],
+    deletionParticipants: [deps.billing.service.deletionParticipant],
     logger: deps.logger,
   });
 
   await app.register(healthRoutes, { database: deps.database });
   await app.register(authRoutes, { service: authService, sessions });
   await app.register(accountRoutes, { account, authenticator, sessions });
+  await app.register(billingRoutes, {
+    billing: deps.billing.service,
+    authenticator,
+    provider: config.billing.provider,
+    testClock: config.billing.testClock,
+  });
+  await app.register(catalogRoutes, {
+    catalog: createCatalogService({ db: deps.database.db }),
+    admin: createCatalogAdminService({ db: deps.database.db, storage: deps.storage }),
+    storage: deps.storage,
+    authenticator,
+  });
   await app.register(eventRoutes, {
     bus: deps.events,
     authenticator,
@@ -223,6 +241,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const isApi = pathname.startsWith('/api/') || pathname === '/api';
     if (!isApi && (request.method === 'GET' || request.method === 'HEAD') && hasWebBuild) {
       // The web app owns every other path (its router shows the 404 page for unknown ones).
+      // The privacy policy stays out of search results, even for crawlers that run no script.
+      if (pathname === '/privacy') reply.header('x-robots-tag', 'noindex');
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html')

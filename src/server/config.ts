@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { CreditPackId, PriceId } from '../common/product.ts';
 
 /**
  * The only module that reads `process.env` (lint enforces it). Everything has an offline-safe
@@ -22,6 +23,28 @@ const optionalText = z
 /** An optional URL setting; empty counts as unset, so `.env` lines may be left blank. */
 const urlOr = (fallback: string) =>
   z.preprocess((value) => (value === '' ? undefined : value), z.url().default(fallback));
+
+/** One variable per price id and credit pack of product.ts, holding the Stripe price it maps to. */
+const stripePriceVariableByPriceId = {
+  price_basic: 'STRIPE_PRICE_BASIC',
+  price_pro: 'STRIPE_PRICE_PRO',
+  price_premium: 'STRIPE_PRICE_PREMIUM',
+  price_enterprise: 'STRIPE_PRICE_ENTERPRISE',
+  price_yearly_premium: 'STRIPE_PRICE_YEARLY_PREMIUM',
+} as const satisfies Record<PriceId, string>;
+const stripePriceVariableByPackId = {
+  pack_200: 'STRIPE_PRICE_PACK_200',
+  pack_500: 'STRIPE_PRICE_PACK_500',
+  pack_1500: 'STRIPE_PRICE_PACK_1500',
+  pack_3000: 'STRIPE_PRICE_PACK_3000',
+} as const satisfies Record<CreditPackId, string>;
+const stripePriceVariableNames = [
+  ...Object.values(stripePriceVariableByPriceId),
+  ...Object.values(stripePriceVariableByPackId),
+];
+const stripePriceVariables = Object.fromEntries(
+  stripePriceVariableNames.map((name) => [name, optionalText]),
+) as Record<(typeof stripePriceVariableNames)[number], typeof optionalText>;
 
 const envSchema = z
   .object({
@@ -45,6 +68,8 @@ const envSchema = z
     SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).default(25_000),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
+    // Fill an empty catalog with the default content at start. Default: on, except in tests.
+    SEED_CONTENT: z.enum(['true', 'false', '1', '0', '']).optional(),
     STORAGE: z.enum(['local']).default('local'),
     EMAIL_FROM: z.string().default('Likeness <no-reply@likeness.example>'),
     SMTP_URL: optionalText,
@@ -54,6 +79,14 @@ const envSchema = z
     GOOGLE_AUTHORIZATION_URL: urlOr('https://accounts.google.com/o/oauth2/v2/auth'),
     GOOGLE_TOKEN_URL: urlOr('https://oauth2.googleapis.com/token'),
     GOOGLE_USERINFO_URL: urlOr('https://openidconnect.googleapis.com/v1/userinfo'),
+    // Payments: `local` is the built-in test-mode checkout; `stripe` needs the key, the webhook
+    // secret and every price mapped to a Stripe price id (never a price from the browser).
+    BILLING: z.enum(['local', 'stripe']).default('local'),
+    STRIPE_SECRET_KEY: optionalText,
+    STRIPE_WEBHOOK_SECRET: optionalText,
+    // Unset: api.stripe.com. Tests point the SDK at a local fake of the same contract.
+    STRIPE_API_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
+    ...stripePriceVariables,
   })
   .superRefine((env, ctx) => {
     const requireWith = (when: boolean, name: keyof typeof env, reason: string) => {
@@ -72,6 +105,25 @@ const envSchema = z
       'GOOGLE_CLIENT_ID',
       'when GOOGLE_CLIENT_SECRET is set',
     );
+    if (env.BILLING === 'stripe') {
+      requireWith(true, 'STRIPE_SECRET_KEY', 'when BILLING=stripe');
+      requireWith(true, 'STRIPE_WEBHOOK_SECRET', 'when BILLING=stripe');
+      for (const name of stripePriceVariableNames) requireWith(true, name, 'when BILLING=stripe');
+      // Webhooks map a Stripe price back to ours; two of ours on one Stripe price would be ambiguous.
+      const seen = new Map<string, string>();
+      for (const name of stripePriceVariableNames) {
+        const value = env[name];
+        if (!value) continue;
+        const earlier = seen.get(value);
+        if (earlier)
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `${name} is the same Stripe price as ${earlier}; each needs its own`,
+          });
+        seen.set(value, name);
+      }
+    }
     if (env.AUTH_SECRET && env.AUTH_SECRET.length < 32) {
       ctx.addIssue({
         code: 'custom',
@@ -100,9 +152,26 @@ export interface Config {
   sseHeartbeatMs: number;
   shutdownTimeoutMs: number;
   jobPollSeconds: number;
+  /** Fill an empty catalog (categories, presets, example photos, quiz) with default content at start. */
+  seedContent: boolean;
   storage: { driver: 'local'; localDir: string };
   email: { from: string; smtpUrl: string | undefined; outboxDir: string };
   google: GoogleConfig | undefined;
+  billing: BillingConfig;
+}
+
+export type BillingConfig =
+  | { provider: 'local'; testClock: boolean }
+  | { provider: 'stripe'; testClock: false; stripe: StripeConfig };
+
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** Set only when the SDK must talk to another host than api.stripe.com (a test fake). */
+  api: { host: string; port: number; protocol: 'http' | 'https' } | undefined;
+  /** Our price ids and pack ids → the Stripe price each one is sold as. */
+  prices: Record<PriceId, string>;
+  packs: Record<CreditPackId, string>;
 }
 
 export interface GoogleConfig {
@@ -153,6 +222,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     jobPollSeconds: e.JOB_POLL_SECONDS,
+    // Seeding makes pictures (seconds of work), so tests ask for it explicitly.
+    seedContent: e.SEED_CONTENT
+      ? e.SEED_CONTENT === 'true' || e.SEED_CONTENT === '1'
+      : e.NODE_ENV !== 'test',
     storage: { driver: e.STORAGE, localDir: path.join(dataDir, 'storage') },
     email: { from: e.EMAIL_FROM, smtpUrl: e.SMTP_URL, outboxDir: path.join(dataDir, 'outbox') },
     google:
@@ -165,6 +238,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             userInfoUrl: e.GOOGLE_USERINFO_URL,
           }
         : undefined,
+    billing: billingConfig(e),
+  };
+}
+
+function billingConfig(e: z.infer<typeof envSchema>): BillingConfig {
+  // The test clock (advance a subscription to its renewal) exists only for the local provider,
+  // and never in production.
+  if (e.BILLING === 'local') return { provider: 'local', testClock: e.NODE_ENV !== 'production' };
+  const api = e.STRIPE_API_URL ? new URL(e.STRIPE_API_URL) : undefined;
+  const protocol = api?.protocol === 'http:' ? 'http' : 'https';
+  const pick = <K extends string>(variables: Record<K, string>) =>
+    Object.fromEntries(
+      Object.entries(variables).map(([id, name]) => [id, e[name as keyof typeof e] as string]),
+    ) as Record<K, string>;
+  return {
+    provider: 'stripe',
+    testClock: false,
+    stripe: {
+      secretKey: e.STRIPE_SECRET_KEY!,
+      webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+      api: api
+        ? {
+            host: api.hostname,
+            port: api.port ? Number(api.port) : protocol === 'http' ? 80 : 443,
+            protocol,
+          }
+        : undefined,
+      prices: pick(stripePriceVariableByPriceId),
+      packs: pick(stripePriceVariableByPackId),
+    },
   };
 }
 

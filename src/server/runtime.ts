@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { messages } from '../common/messages.ts';
 import type { Mailer } from './adapters/email/mailer.ts';
+import { createLocalBillingProvider } from './adapters/billing/local-billing.ts';
+import { createStripeBillingProvider } from './adapters/billing/stripe-billing.ts';
 import { createOutboxMailer } from './adapters/email/outbox-mailer.ts';
 import { createSmtpMailer } from './adapters/email/smtp-mailer.ts';
 import { LocalStorage } from './adapters/storage/local-storage.ts';
@@ -8,6 +10,8 @@ import { buildApp, type AppDeps } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createAuth } from './features/auth/auth.ts';
+import { createBilling } from './features/billing/billing.ts';
+import { seedDefaultContent } from './features/catalog/seed/seed.ts';
 import { sendEmailJob } from './features/email/jobs.ts';
 import { createMemoryEventBus, createPostgresEventBus } from './features/events/event-bus.ts';
 import { filesPublicPath } from './features/files/routes.ts';
@@ -41,6 +45,9 @@ export async function start(
     defaultTtlSeconds: config.signedUrlTtlSeconds,
     publicPath: filesPublicPath,
   });
+  // An empty catalog gets the default content before anything reads it (skipped in tests).
+  if (config.seedContent && config.role !== 'worker')
+    await seedDefaultContent({ db: database.db, storage, logger });
   const mailer: Mailer = config.email.smtpUrl
     ? createSmtpMailer(config.email.smtpUrl, config.email.from)
     : createOutboxMailer(config.email.outboxDir, config.email.from, logger);
@@ -67,7 +74,29 @@ export async function start(
       });
     },
   });
-  const deps: AppDeps = { config, logger, database, storage, mailer, events, queue, auth };
+  // Payments: the built-in test-mode provider by default, Stripe when configured.
+  const billing = createBilling({
+    config,
+    db: database.db,
+    events,
+    queue,
+    logger,
+    provider:
+      config.billing.provider === 'stripe'
+        ? createStripeBillingProvider(config.billing.stripe)
+        : createLocalBillingProvider({ db: database.db, publicUrl: config.publicUrl }),
+  });
+  const deps: AppDeps = {
+    config,
+    logger,
+    database,
+    storage,
+    mailer,
+    events,
+    queue,
+    auth,
+    billing,
+  };
 
   let app: FastifyInstance | undefined;
   let url: string | undefined;
@@ -76,7 +105,7 @@ export async function start(
     if (options.listen !== false) url = await app.listen({ port: config.port, host: config.host });
     else await app.ready();
   }
-  if (config.role !== 'web') await queue.work(createWorkers({ mailer }));
+  if (config.role !== 'web') await queue.work(createWorkers({ mailer, billing }));
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

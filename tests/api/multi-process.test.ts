@@ -35,19 +35,26 @@ interface BrowserUser {
   cookie: string;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
+const takenPorts = new Set<number>();
+
+/**
+ * A free port below the kernel's ephemeral range (32768+), so no `listen(0)` elsewhere on the
+ * machine can take it between this check and the child binding it.
+ */
+async function freePort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (takenPorts.has(port)) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
     });
-  });
+    if (free) {
+      takenPorts.add(port);
+      return port;
+    }
+  }
 }
 
 function spawnNode(
@@ -121,7 +128,8 @@ async function waitUntilReady(proc: Proc): Promise<void> {
   await Promise.race([
     until(`${proc.name} /readyz`, async () => {
       const response = await fetch(`${proc.url}/readyz`);
-      return response.status === 200 ? true : undefined;
+      // Only while the child is alive is the answer its own, not another listener's.
+      return response.status === 200 && proc.child.exitCode === null ? true : undefined;
     }),
     exitedEarly,
   ]);
@@ -199,16 +207,16 @@ describe.skipIf(!usesPostgres)('web and worker as separate processes on one Post
     if (databaseUrl) await dropTestDatabase(databaseUrl);
   }, 60_000);
 
-  it('signs users up on either web process; a session works on the other one', async () => {
+  it('signs users up on either web process', async () => {
     alice = await signUpOn(web1);
     bob = await signUpOn(web2);
-    const me = await fetch(`${web2.url}/api/me`, { headers: { cookie: alice.cookie } });
-    expect(me.status).toBe(200);
-    expect(((await me.json()) as { user: { email: string } }).user.email).toBe(alice.email);
+    expect(alice.cookie).toContain('session_token=');
+    expect(bob.cookie).toContain('session_token=');
   });
 
-  it("delivers an event published by another process to its user's stream on any web process", async () => {
-    // Each stream is held by the web process the user did not sign up on.
+  it("accepts a session on any web process and delivers another process's event to its user only", async () => {
+    // Each stream is held by the web process the user did not sign up on: the session lives in
+    // the shared database, so a stream that opens (`ready`) proves any web process accepts it.
     const aliceStream = openEventStream(web2.url, alice.cookie);
     const bobStream = openEventStream(web1.url, bob.cookie);
     streams.push(aliceStream, bobStream);
@@ -224,9 +232,11 @@ describe.skipIf(!usesPostgres)('web and worker as separate processes on one Post
     );
     expect(await publisher.exited, publisher.output.join('')).toBe(0);
 
-    expect(await aliceStream.waitFor((event) => event.type === forAlice.type)).toEqual(forAlice);
+    expect(await aliceStream.waitFor((event) => event.type === forAlice.type, 20_000)).toEqual(
+      forAlice,
+    );
     // Bob's marker was published after Alice's event: once it is here, hers would be too.
-    await bobStream.waitFor((event) => event.type === forBob.type);
+    await bobStream.waitFor((event) => event.type === forBob.type, 20_000);
     expect(bobStream.events).toEqual([forBob]);
     expect(aliceStream.events).toEqual([forAlice]);
   }, 60_000);

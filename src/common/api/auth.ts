@@ -34,7 +34,7 @@ export function isSafeRelativePath(value: string): boolean {
 }
 
 export const relativePathSchema = z
-  .string()
+  .string(messages.auth.invalidRedirect)
   .max(2048, messages.auth.invalidRedirect)
   .refine(isSafeRelativePath, messages.auth.invalidRedirect);
 
@@ -57,7 +57,11 @@ const newPasswordSchema = z
 export const signUpRequestSchema = z.object({
   email: emailSchema,
   password: newPasswordSchema,
-  name: z.string().trim().max(100).optional(),
+  name: z
+    .string(messages.auth.invalidRequest)
+    .trim()
+    .max(100, messages.auth.invalidRequest)
+    .optional(),
 });
 export type SignUpRequest = z.input<typeof signUpRequestSchema>;
 
@@ -68,7 +72,7 @@ export const signInRequestSchema = z.object({
     .string({ error: messages.login.missingFields })
     .min(1, messages.login.missingFields)
     .max(authLimits.passwordMaxLength, messages.login.invalidCredentials),
-  rememberMe: z.boolean().optional(),
+  rememberMe: z.boolean(messages.auth.invalidRequest).optional(),
 });
 export type SignInRequest = z.input<typeof signInRequestSchema>;
 
@@ -78,7 +82,7 @@ export type SignInRequest = z.input<typeof signInRequestSchema>;
  * `?error=<code>`. Both must be paths on this site.
  */
 export const socialSignInRequestSchema = z.object({
-  provider: z.literal('google'),
+  provider: z.literal('google', messages.google.unavailable),
   callbackURL: relativePathSchema.default(routes.dashboard),
   errorCallbackURL: relativePathSchema.default(routes.login),
   newUserCallbackURL: relativePathSchema.optional(),

@@ -33,7 +33,7 @@ function readOutbox(dir: string): OutboxEmail[] {
 }
 
 /** Polls the outbox until a message to `to` arrives; workers poll the queue every 0.5 s here. */
-async function waitForEmail(dir: string, to: string, timeoutMs = 20_000): Promise<OutboxEmail> {
+async function waitForEmail(dir: string, to: string, timeoutMs = 60_000): Promise<OutboxEmail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = readOutbox(dir).find((email) => email.to === to);
@@ -74,6 +74,7 @@ describe('a job enqueued before a restart', () => {
       ...(databaseUrl ? { databaseUrl } : {}),
     });
 
+  // Two boots of the app on a busy machine: more than the default 30 s may pass.
   it('is run by a worker after the restart', async () => {
     const to = uniqueEmail('restart');
     const outbox = path.join(dataDir, 'outbox');
@@ -87,7 +88,7 @@ describe('a job enqueued before a restart', () => {
       text: 'Open the studio to see your photos.',
     });
     expect(id).toEqual(expect.any(String));
-    expect(await running.deps.queue.depth()).toEqual({ [sendEmailJob.name]: 1 });
+    expect((await running.deps.queue.depth())[sendEmailJob.name]).toBe(1);
     await running.stop();
     running = undefined;
     expect(readOutbox(outbox)).toEqual([]);
@@ -101,7 +102,7 @@ describe('a job enqueued before a restart', () => {
       from: running.config.email.from,
     });
     expect(readOutbox(outbox)).toHaveLength(1);
-  });
+  }, 120_000);
 });
 
 describe('sending a job', () => {
@@ -159,5 +160,5 @@ describe('sending a job', () => {
     expect(await jobsTo(app, to)).toBe(1);
     const email = await waitForEmail(app.config.email.outboxDir, to);
     expect(email).toMatchObject({ to, subject: 'Training started' });
-  });
+  }, 90_000);
 });

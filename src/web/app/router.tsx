@@ -1,6 +1,7 @@
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { dashboardQuery, routes } from '../../common/product.ts';
 import { AppLayout } from './layouts/app-layout.tsx';
+import { PlainLayout } from './layouts/plain-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import { lazyPage } from './lazy-page.ts';
 import { RequireAuth } from './require-auth.tsx';
@@ -8,6 +9,29 @@ import { ScrollManager } from './scroll-manager.tsx';
 
 const HomePage = lazyPage(() => import('../features/landing/pages/home-page.tsx'), 'HomePage');
 const NotFoundPage = lazyPage(() => import('./not-found-page.tsx'), 'NotFoundPage');
+const LoginPage = lazyPage(() => import('../features/auth/pages/login-page.tsx'), 'LoginPage');
+const SignupPage = lazyPage(() => import('../features/auth/pages/signup-page.tsx'), 'SignupPage');
+const ResetPasswordPage = lazyPage(
+  () => import('../features/auth/pages/reset-password-page.tsx'),
+  'ResetPasswordPage',
+);
+const TermsPage = lazyPage(() => import('../features/legal/pages/terms-page.tsx'), 'TermsPage');
+const PrivacyPage = lazyPage(
+  () => import('../features/legal/pages/privacy-page.tsx'),
+  'PrivacyPage',
+);
+const ContactPage = lazyPage(
+  () => import('../features/legal/pages/contact-page.tsx'),
+  'ContactPage',
+);
+const DashboardPage = lazyPage(
+  () => import('../features/dashboard/pages/dashboard-page.tsx'),
+  'DashboardPage',
+);
+const AccountPage = lazyPage(
+  () => import('../features/account/pages/account-page.tsx'),
+  'AccountPage',
+);
 
 /** /history and /generations: the dashboard's "generated" tab. */
 const generatedTab = `${routes.dashboard}?main=${dashboardQuery.defaultMain}&sub=generated`;
@@ -15,8 +39,9 @@ const generatedTab = `${routes.dashboard}?main=${dashboardQuery.defaultMain}&sub
 /**
  * Every route of the app. Pages are declared here as they are built; until then their paths
  * fall through to the 404 page. Layouts are pathless parent routes:
- * - PublicLayout: landing, legal pages, contact, quiz, public try-on, 404.
- * - PlainLayout (./layouts/plain-layout.tsx): auth screens and payment returns.
+ * - PublicLayout: landing, quiz, public try-on, 404.
+ * - PlainLayout: auth screens, the static pages (terms, privacy, contact; the specification's
+ *   "plain layout wrapper with the brand link for static pages") and payment returns.
  * - RequireAuth > AppLayout: the signed-in pages listed in `protectedRoutes` (product.ts).
  */
 export function AppRouter() {
@@ -29,12 +54,23 @@ export function AppRouter() {
           <Route path="*" element={<NotFoundPage />} />
         </Route>
 
+        <Route element={<PlainLayout />}>
+          <Route path={routes.login} element={<LoginPage />} />
+          <Route path={routes.signup} element={<SignupPage />} />
+          <Route path={routes.resetPassword} element={<ResetPasswordPage />} />
+          <Route path={routes.terms} element={<TermsPage />} />
+          <Route path={routes.privacy} element={<PrivacyPage />} />
+          <Route path={routes.contact} element={<ContactPage />} />
+        </Route>
+
         <Route path={routes.history} element={<Navigate to={generatedTab} replace />} />
         <Route path={routes.generations} element={<Navigate to={generatedTab} replace />} />
 
         <Route element={<RequireAuth />}>
           <Route element={<AppLayout />}>
             {/* Signed-in pages (dashboard, studio, account, billing) are declared here. */}
+            <Route path={routes.dashboard} element={<DashboardPage />} />
+            <Route path={routes.account} element={<AccountPage />} />
           </Route>
         </Route>
       </Routes>

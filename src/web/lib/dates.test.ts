@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { formatAbsolute, formatRelativeOrDate } from './dates.ts';
+import { formatAbsolute, formatDate, formatRelativeOrDate } from './dates.ts';
 
 // Local-time constructors, so the expectations hold in any time zone the tests run in.
 const now = new Date(2026, 10, 21, 15, 5, 0);
@@ -57,5 +57,17 @@ describe('formatAbsolute', () => {
     expect(formatAbsolute(new Date(2026, 11, 31, 12, 0))).toBe('Dec 31, 2026 at 12:00 pm');
     expect(formatAbsolute(new Date(2026, 11, 31, 0, 0))).toBe('Dec 31, 2026 at 12:00 am');
     expect(formatAbsolute(new Date(2026, 1, 9, 23, 59))).toBe('Feb 9, 2026 at 11:59 pm');
+  });
+});
+
+describe('formatDate', () => {
+  it('shows the day without the time', () => {
+    expect(formatDate(new Date(2026, 10, 21, 23, 59))).toBe('Nov 21, 2026');
+    expect(formatDate(new Date(2025, 0, 1).toISOString())).toBe('Jan 1, 2025');
+  });
+
+  it('says "Unknown time" or "Invalid date" like the other formats', () => {
+    expect(formatDate(null)).toBe('Unknown time');
+    expect(formatDate('nope')).toBe('Invalid date');
   });
 });

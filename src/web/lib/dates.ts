@@ -58,3 +58,11 @@ export function formatAbsolute(date: Date): string {
   const meridiem = hours24 < 12 ? 'am' : 'pm';
   return `${month} ${date.getDate()}, ${date.getFullYear()} at ${hours12}:${minutes} ${meridiem}`;
 }
+
+/** "Nov 21, 2026" (local date), for dates where the time of day says nothing (member since). */
+export function formatDate(value: DateInput): string {
+  if (value === null || value === undefined || value === '') return texts.unknownTime;
+  const date = value instanceof Date ? value : new Date(value);
+  if (Number.isNaN(date.getTime())) return texts.invalidDate;
+  return `${monthAbbreviations[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
+}

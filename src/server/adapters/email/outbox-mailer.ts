@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EmailMessage, Mailer } from './mailer.ts';
@@ -14,7 +14,9 @@ export function createOutboxMailer(dir: string, from: string, log: FastifyBaseLo
         dir,
         `${sentAt.replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.json`,
       );
-      await writeFile(file, JSON.stringify({ from, ...message, sentAt }, null, 2));
+      // Write beside it, then rename: whoever watches the outbox never reads half a message.
+      await writeFile(`${file}.partial`, JSON.stringify({ from, ...message, sentAt }, null, 2));
+      await rename(`${file}.partial`, file);
       log.info({ to: message.to, subject: message.subject, file }, 'email written to the outbox');
     },
   };

@@ -1,3 +1,5 @@
 export * from './auth.ts';
 export * from './accounts.ts';
 export * from './rate-limits.ts';
+export * from './billing.ts';
+export * from './catalog.ts';

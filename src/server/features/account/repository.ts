@@ -2,19 +2,28 @@ import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, subscriptions, user } from '../../db/schema/index.ts';
 
-/** Both rows are created on first read with the specification's defaults (the column defaults). */
+/**
+ * Both rows are created on first read with the specification's defaults (the column defaults).
+ * Read first: after the first visit that is the only query; the insert runs once per user.
+ */
 export async function findOrCreateProfile(db: Executor, userId: string) {
+  const read = () => db.select().from(profiles).where(eq(profiles.userId, userId));
+  const [existing] = await read();
+  if (existing) return existing;
   await db.insert(profiles).values({ userId }).onConflictDoNothing();
-  const [row] = await db.select().from(profiles).where(eq(profiles.userId, userId));
-  if (!row) throw new Error(`profile for ${userId} vanished`);
-  return row;
+  const [created] = await read();
+  if (!created) throw new Error(`profile for ${userId} vanished`);
+  return created;
 }
 
 export async function findOrCreateSubscription(db: Executor, userId: string) {
+  const read = () => db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+  const [existing] = await read();
+  if (existing) return existing;
   await db.insert(subscriptions).values({ userId }).onConflictDoNothing();
-  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.userId, userId));
-  if (!row) throw new Error(`subscription for ${userId} vanished`);
-  return row;
+  const [created] = await read();
+  if (!created) throw new Error(`subscription for ${userId} vanished`);
+  return created;
 }
 
 /**

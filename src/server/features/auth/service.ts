@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
 import type {
   AuthOptionsResponse,
   requestPasswordResetSchema,
@@ -16,7 +17,6 @@ import type { Auth } from './auth.ts';
 import { translateAuthError } from './auth-errors.ts';
 import { isWeakPassword } from './password-rules.ts';
 import type { RateLimiter, Verdict } from './rate-limiter.ts';
-import type { z } from 'zod';
 
 /** Refused by an abuse limit; the route adds `Retry-After`. */
 export class RateLimitedError extends AppError {

@@ -16,7 +16,7 @@ afterAll(async () => {
 async function readUntil(
   body: ReadableStream<Uint8Array>,
   done: (text: string) => boolean,
-  timeoutMs = 10_000,
+  timeoutMs = 20_000,
 ): Promise<{ text: string; ended: boolean }> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
@@ -60,8 +60,8 @@ describe('GET /api/events', () => {
       // reached him already if delivery leaked across users.
       await app.deps.events.publish(bob.id, { type: 'marker', data: { for: 'bob' } });
 
-      await aliceStream.waitFor((event) => event.type === 'subscription.updated');
-      await bobStream.waitFor((event) => event.type === 'marker');
+      await aliceStream.waitFor((event) => event.type === 'subscription.updated', 20_000);
+      await bobStream.waitFor((event) => event.type === 'marker', 20_000);
       expect(aliceStream.events).toEqual([
         { type: 'generation.updated', data: { id: 'g1', status: 'complete' } },
         { type: 'subscription.updated', data: { credits: 7 } },
@@ -107,6 +107,7 @@ describe('GET /api/events', () => {
 });
 
 describe('graceful shutdown', () => {
+  // A second app boots inside this test, so it gets more than the default 30 s on a busy machine.
   it('ends open streams so browsers reconnect to another process', async () => {
     const other = await createTestApp({ listen: true });
     try {
@@ -127,5 +128,5 @@ describe('graceful shutdown', () => {
     } finally {
       await other.stop();
     }
-  });
+  }, 90_000);
 });

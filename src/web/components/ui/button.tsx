@@ -10,6 +10,9 @@ const variants = {
     'border border-neutral-300 bg-white text-neutral-900 hover:border-neutral-400 hover:bg-neutral-100',
   ghost: 'text-neutral-700 hover:bg-neutral-200/60 hover:text-neutral-950',
   destructive: 'bg-danger-600 text-white shadow-sm hover:bg-danger-700',
+  // The calm way in to a destructive action (e.g. "Delete account" opening its confirmation).
+  'destructive-outline':
+    'border border-danger-100 bg-white text-danger-700 hover:border-danger-600/40 hover:bg-danger-50',
 } as const;
 
 // md and lg are at least 44 px tall: comfortable touch targets on phones.

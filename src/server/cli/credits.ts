@@ -1,0 +1,66 @@
+// Operator commands for credits, through the same ledger as the app (one row per change, never
+// below zero):
+//
+//   npx tsx src/server/cli/credits.ts adjust <email> <delta> <note...>   e.g. adjust a@b.co 50 "goodwill"
+//   npx tsx src/server/cli/credits.ts show <email>                       balance and last 20 changes
+//
+// With DATABASE_URL set, a running app's open pages hear of the change (subscription.updated).
+import { randomUUID } from 'node:crypto';
+import { createMemoryEventBus, createPostgresEventBus } from '../features/events/event-bus.ts';
+import { adjust, createCreditLedger } from '../features/billing/ledger.ts';
+import { findSubscription, findUserIdByEmail } from '../features/billing/repository.ts';
+import { AppError } from '../http/app-error.ts';
+import { CliError, openCliContext, runCli } from './cli-context.ts';
+
+const usage = 'usage: credits.ts adjust <email> <delta> <note...>\n       credits.ts show <email>';
+
+await runCli(async () => {
+  const [command, email, ...rest] = process.argv.slice(2);
+  if (!command || !email || !['adjust', 'show'].includes(command)) throw new CliError(usage);
+  const delta = Number(rest[0]);
+  const note = rest.slice(1).join(' ').trim();
+  if (command === 'adjust' && (!Number.isInteger(delta) || delta === 0 || !note))
+    throw new CliError(
+      `${usage}\n<delta> is a non-zero whole number; a note saying why is required.`,
+    );
+
+  const context = await openCliContext();
+  const { database } = context;
+  const events = database.notifications
+    ? createPostgresEventBus(database.notifications)
+    : createMemoryEventBus();
+  try {
+    const userId = await findUserIdByEmail(database.db, email);
+    if (!userId) throw new CliError(`No account with the email ${email}.`);
+    const ledger = createCreditLedger({ db: database.db, events });
+
+    if (command === 'adjust') {
+      const result = await ledger
+        .transaction((tx) => adjust(tx, userId, delta, note, `operator:${randomUUID()}`))
+        .catch((error: unknown) => {
+          if (error instanceof AppError) throw new CliError(error.message);
+          throw error;
+        });
+      console.log(
+        `${delta > 0 ? 'Added' : 'Removed'} ${Math.abs(delta)} credits for ${email}: balance ${result.balance}.`,
+      );
+      return;
+    }
+
+    const row = await findSubscription(database.db, userId);
+    console.log(
+      `${email}: ${row?.credits ?? 0} credits, ${row?.monthlyFreeTrainingsLeft ?? 1} free training(s) left, ` +
+        `${row?.active ? `active ${row.tier}` : 'no active plan'}`,
+    );
+    const history = await ledger.history(userId, undefined, 20);
+    for (const entry of history.entries) {
+      const sign = entry.delta > 0 ? '+' : '';
+      console.log(
+        `  ${entry.createdAt.toISOString()}  ${`${sign}${entry.delta}`.padStart(6)}  → ${String(entry.balanceAfter).padStart(6)}  ${entry.reason}  ${entry.reference}${entry.note ? `  (${entry.note})` : ''}`,
+      );
+    }
+  } finally {
+    await events.close();
+    await context.close();
+  }
+});

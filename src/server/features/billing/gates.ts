@@ -1,0 +1,102 @@
+import { messages } from '../../../common/messages.ts';
+import {
+  type SubscriptionState,
+  type Tier,
+  canUseBulk,
+  canUseCustomPrompts,
+  canUseTryOn,
+  costs,
+  modelLimit,
+  tierGates,
+  tierName,
+  toTier,
+} from '../../../common/product.ts';
+import { AppError } from '../../http/app-error.ts';
+
+/**
+ * Every feature gate of the plans, in one place. Each takes the user's subscription as read in
+ * the caller's transaction and throws an AppError with the specification's message:
+ * SUBSCRIPTION_REQUIRED (402), TIER_REQUIRED (403), INSUFFICIENT_CREDITS (402),
+ * LIMIT_REACHED (409). The spend itself (ledger.ts) re-checks credits atomically; these gates
+ * give the clear message first.
+ */
+
+export interface GateSubject {
+  active: boolean;
+  tier: string;
+  credits: number;
+  monthlyFreeTrainingsLeft: number;
+}
+
+function tierOf(subject: GateSubject): Tier {
+  return toTier(subject.tier);
+}
+
+export function hasActiveSubscription(subject: GateSubject): boolean {
+  return subject.active && tierOf(subject) !== 'none';
+}
+
+export function requireActiveSubscription(
+  subject: GateSubject,
+  message: string = messages.billing.subscriptionRequired,
+): void {
+  if (!hasActiveSubscription(subject)) throw new AppError('SUBSCRIPTION_REQUIRED', message);
+}
+
+/** Custom prompts: Pro, Premium, Enterprise. */
+export function requireCustomPrompts(subject: GateSubject): void {
+  requireActiveSubscription(subject);
+  if (!canUseCustomPrompts(tierOf(subject)))
+    throw new AppError('TIER_REQUIRED', messages.generation.customPromptsProOnly);
+}
+
+/** Bulk generation: Pro, Premium, Enterprise. */
+export function requireBulk(subject: GateSubject): void {
+  requireActiveSubscription(subject);
+  if (!canUseBulk(tierOf(subject))) throw new AppError('TIER_REQUIRED', messages.bulk.proOnly);
+}
+
+/** Virtual try-on in the studio: Pro, Premium, Enterprise. */
+export function requireTryOn(subject: GateSubject): void {
+  requireActiveSubscription(subject);
+  if (!canUseTryOn(tierOf(subject))) throw new AppError('TIER_REQUIRED', messages.tryon.proOnly);
+}
+
+/** One more AI model fits the plan (Basic 1, Pro 5, Premium and Enterprise 20). */
+export function requireModelSlot(subject: GateSubject, existingModels: number): void {
+  requireActiveSubscription(subject, messages.createModel.subscriptionRequired);
+  const tier = tierOf(subject);
+  const limit = modelLimit(tier);
+  if (existingModels < limit) return;
+  const isTopTier = limit >= tierGates.premium.modelLimit;
+  throw new AppError(
+    'LIMIT_REACHED',
+    isTopTier
+      ? messages.createModel.modelLimitReachedTopTier
+      : messages.createModel.modelLimitReached(tierName(tier), limit),
+  );
+}
+
+/** At least `amount` credits (generation, try-on: 1 each; bulk: one per image). */
+export function requireCredits(subject: GateSubject, amount: number, reason = 'generation'): void {
+  if (subject.credits < amount)
+    throw new AppError('INSUFFICIENT_CREDITS', insufficientCreditsMessage(reason, subject.credits));
+}
+
+/**
+ * A training can be paid: a monthly free training is left, or the training's 50 credits.
+ * Checks the subscription first (the specification's "Subscription Required" message).
+ */
+export function requireTrainingAllowance(subject: GateSubject): void {
+  requireActiveSubscription(subject, messages.createModel.subscriptionRequired);
+  if (subject.monthlyFreeTrainingsLeft > 0) return;
+  requireCredits(subject, costs.trainingCredits, 'training');
+}
+
+/** The message for a spend that the balance cannot cover. */
+export function insufficientCreditsMessage(reason: string, balance: number): string {
+  if (reason === 'training') return messages.createModel.insufficientCreditsForTraining(balance);
+  return messages.generation.needMoreCredits;
+}
+
+export type { SubscriptionState };

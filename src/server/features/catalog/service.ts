@@ -1,0 +1,154 @@
+import type {
+  CategoriesResponse,
+  Category,
+  CategoryDetailResponse,
+  ExamplePhoto,
+  ExamplePhotosResponse,
+  LandingResponse,
+  PresetResponse,
+  PresetsResponse,
+  PresetSummary,
+  QuizImagesResponse,
+} from '../../../common/api/catalog.ts';
+import { messages } from '../../../common/messages.ts';
+import { lists, quiz } from '../../../common/product.ts';
+import type { Executor } from '../../db/client.ts';
+import { AppError } from '../../http/app-error.ts';
+import { toCatalogImage } from './images.ts';
+import {
+  type CategoryRow,
+  type ExamplePhotoRow,
+  findCategory,
+  findVisiblePreset,
+  listCategories,
+  listExamplePhotos,
+  listQuizImages,
+  listVisiblePresets,
+  type PresetRow,
+} from './repository.ts';
+
+/**
+ * What visitors and signed-in users read. Hidden means hidden everywhere: an inactive preset,
+ * or any preset of an inactive category, is in no list and its page answers "Model not found".
+ */
+export function createCatalogService({ db }: { db: Executor }) {
+  return {
+    async categories(): Promise<CategoriesResponse> {
+      const rows = await listCategories(db, { activeOnly: true });
+      return { categories: rows.map(toCategory) };
+    },
+
+    async category(manualId: string): Promise<CategoryDetailResponse> {
+      const category = await findCategory(db, manualId);
+      if (!category?.active) throw new AppError('NOT_FOUND', messages.catalog.categoryNotFound);
+      const rows = await listVisiblePresets(db, { categoryId: manualId });
+      return { category: toCategory(category), presets: rows.map(toPresetSummary) };
+    },
+
+    async presets(categoryId?: string): Promise<PresetsResponse> {
+      if (categoryId) return { presets: (await this.category(categoryId)).presets };
+      const rows = await listVisiblePresets(db);
+      return { presets: rows.map(toPresetSummary) };
+    },
+
+    async preset(id: string): Promise<PresetResponse> {
+      const row = await findVisiblePreset(db, id);
+      if (!row) throw new AppError('NOT_FOUND', messages.catalog.modelNotFound);
+      return {
+        preset: {
+          ...toPresetSummary(row.preset),
+          additionalImages: row.preset.additionalImages.map((image, index) =>
+            toCatalogImage(image, `${row.preset.displayName}, example ${index + 2}`),
+          ),
+          category: toCategory(row.category),
+        },
+      };
+    },
+
+    /**
+     * The landing showcase, as the specification groups it: per active category, its active
+     * presets that have a featured image, at most 8; categories left empty are not shown.
+     */
+    async landing(): Promise<LandingResponse> {
+      const [categoryRows, presetRows] = await Promise.all([
+        listCategories(db, { activeOnly: true }),
+        listVisiblePresets(db, { withFeaturedImage: true }),
+      ]);
+      const byCategory = new Map<string, PresetRow[]>();
+      for (const preset of presetRows) {
+        const group = byCategory.get(preset.categoryId) ?? [];
+        if (group.length < lists.presetsPerCategory) group.push(preset);
+        byCategory.set(preset.categoryId, group);
+      }
+      return {
+        categories: categoryRows
+          .filter((category) => byCategory.has(category.manualId))
+          .map((category) => ({
+            manualId: category.manualId,
+            displayName: category.displayName,
+            emoji: category.emoji,
+            presets: byCategory.get(category.manualId)!.map((preset) => ({
+              id: preset.id,
+              manualId: preset.manualId,
+              displayName: preset.displayName,
+              featuredImage: toCatalogImage(preset.featuredImage!, preset.displayName),
+            })),
+          })),
+      };
+    },
+
+    async examplePhotos(): Promise<ExamplePhotosResponse> {
+      const rows = await listExamplePhotos(db, { activeOnly: true });
+      return { photos: rows.map(toExamplePhoto) };
+    },
+
+    async quizImages(): Promise<QuizImagesResponse> {
+      const rows = await listQuizImages(db, { activeOnly: true, limit: quiz.imageCount });
+      return {
+        images: rows.map((row, index) => {
+          // The alt text must not give the answer away.
+          const { src, width, height, srcset, alt } = toCatalogImage(
+            row.image,
+            `Quiz portrait ${index + 1}`,
+          );
+          return { id: row.id, isAi: row.isAi, src, width, height, srcset, alt };
+        }),
+      };
+    },
+  };
+}
+
+export type CatalogService = ReturnType<typeof createCatalogService>;
+
+export function toCategory(row: CategoryRow): Category {
+  return {
+    manualId: row.manualId,
+    displayName: row.displayName,
+    emoji: row.emoji,
+    featured: row.featured,
+    orderIndex: row.orderIndex,
+  };
+}
+
+export function toPresetSummary(row: PresetRow): PresetSummary {
+  return {
+    id: row.id,
+    manualId: row.manualId,
+    categoryId: row.categoryId,
+    displayName: row.displayName,
+    description: row.description,
+    featuredImage: row.featuredImage ? toCatalogImage(row.featuredImage, row.displayName) : null,
+    orderIndex: row.orderIndex,
+  };
+}
+
+export function toExamplePhoto(row: ExamplePhotoRow): ExamplePhoto {
+  const fallback =
+    row.goodOrBad === 'good' ? messages.examplePhotos.good : messages.examplePhotos.bad;
+  return {
+    id: row.id,
+    goodOrBad: row.goodOrBad,
+    caption: row.caption,
+    image: toCatalogImage(row.image, row.caption || fallback),
+  };
+}

@@ -1,0 +1,21 @@
+import { messages } from '../../../../common/messages.ts';
+import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { LegalDocument } from '../components/legal-document.tsx';
+
+/**
+ * /privacy. Kept out of search results, as the specification asks: React places the robots
+ * meta tag in the document head while this page is shown and removes it when it is left.
+ */
+export function PrivacyPage() {
+  usePageTitle(messages.pageTitles.privacy);
+  return (
+    <>
+      <meta name="robots" content="noindex" />
+      <LegalDocument
+        title={messages.legal.privacyTitle}
+        intro={messages.legal.privacy.intro}
+        sections={messages.legal.privacy.sections}
+      />
+    </>
+  );
+}
