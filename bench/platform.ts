@@ -74,6 +74,7 @@ async function ourApp(): Promise<{ rows: Omit<Row, 'ratioToBare'>[]; database: s
   const publicUrl = 'http://localhost:3000';
   const config = loadConfig({
     NODE_ENV: 'production',
+    ALLOW_TEST_CHECKOUT: 'true',
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
     DATA_DIR: dataDir,
     PORT: '0',

@@ -53,10 +53,19 @@ describe('configuration', () => {
     ]);
     const production = loadConfig({
       NODE_ENV: 'production',
+      ALLOW_TEST_CHECKOUT: 'true',
       AUTH_SECRET: 'x'.repeat(40),
       PUBLIC_URL: 'https://likeness.example/',
     });
     expect(production.trustedOrigins).toEqual(['https://likeness.example']);
     expect(production.publicUrl).toBe('https://likeness.example');
+  });
+
+  it('refuses the free test-mode checkout in production unless a demo opts in', () => {
+    const production = { NODE_ENV: 'production', AUTH_SECRET: 'x'.repeat(40), DATA_DIR: dataDir() };
+    expect(() => loadConfig(production)).toThrow(/BILLING=local/);
+    expect(loadConfig({ ...production, ALLOW_TEST_CHECKOUT: 'true' }).billing.provider).toBe(
+      'local',
+    );
   });
 });

@@ -82,6 +82,8 @@ const envSchema = z
     // Payments: `local` is the built-in test-mode checkout; `stripe` needs the key, the webhook
     // secret and every price mapped to a Stripe price id (never a price from the browser).
     BILLING: z.enum(['local', 'stripe']).default('local'),
+    // The test-mode checkout hands out plans for free; production must opt in to it on purpose (demos).
+    ALLOW_TEST_CHECKOUT: flag,
     STRIPE_SECRET_KEY: optionalText,
     STRIPE_WEBHOOK_SECRET: optionalText,
     // Unset: api.stripe.com. Tests point the SDK at a local fake of the same contract.
@@ -105,6 +107,14 @@ const envSchema = z
       'GOOGLE_CLIENT_ID',
       'when GOOGLE_CLIENT_SECRET is set',
     );
+    if (env.NODE_ENV === 'production' && env.BILLING === 'local' && !env.ALLOW_TEST_CHECKOUT) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BILLING'],
+        message:
+          'BILLING=local is the free test-mode checkout; set BILLING=stripe in production (or ALLOW_TEST_CHECKOUT=true for a demo)',
+      });
+    }
     if (env.BILLING === 'stripe') {
       requireWith(true, 'STRIPE_SECRET_KEY', 'when BILLING=stripe');
       requireWith(true, 'STRIPE_WEBHOOK_SECRET', 'when BILLING=stripe');

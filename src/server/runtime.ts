@@ -11,7 +11,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createAuth } from './features/auth/auth.ts';
 import { createBilling } from './features/billing/billing.ts';
-import { seedDefaultContent } from './features/catalog/seed/seed.ts';
+import { seedDefaultContentAtStart } from './features/catalog/seed/seed.ts';
 import { sendEmailJob } from './features/email/jobs.ts';
 import { createMemoryEventBus, createPostgresEventBus } from './features/events/event-bus.ts';
 import { filesPublicPath } from './features/files/routes.ts';
@@ -47,7 +47,7 @@ export async function start(
   });
   // An empty catalog gets the default content before anything reads it (skipped in tests).
   if (config.seedContent && config.role !== 'worker')
-    await seedDefaultContent({ db: database.db, storage, logger });
+    await seedDefaultContentAtStart({ db: database.db, storage, logger });
   const mailer: Mailer = config.email.smtpUrl
     ? createSmtpMailer(config.email.smtpUrl, config.email.from)
     : createOutboxMailer(config.email.outboxDir, config.email.from, logger);

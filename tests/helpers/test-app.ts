@@ -41,6 +41,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     PUBLIC_URL: 'http://localhost:3000',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_DISABLED: 'true',
+    // Generating the default catalog takes seconds; catalog tests turn it on where they need it.
+    SEED_CONTENT: 'false',
     JOB_POLL_SECONDS: '0.5',
     SHUTDOWN_TIMEOUT_MS: '5000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

@@ -1,5 +1,5 @@
 // `npm run content -- import <folder>`: adds or updates catalog content from a folder holding a
-// manifest.json and the pictures it names (format: docs/content-import.md). The whole folder is
+// manifest.json and the pictures it names (format: docs/catalog.md). The whole folder is
 // checked before anything changes; importing the same folder again changes nothing.
 import path from 'node:path';
 import { createCatalogAdminService } from '../features/catalog/admin-service.ts';

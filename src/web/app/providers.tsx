@@ -6,6 +6,7 @@ import {
   sessionQueryKey,
   useSession,
 } from '../features/auth/session.ts';
+import { registerBillingEventHandlers } from '../features/billing/billing-api.ts';
 import { useEventStream } from '../lib/event-stream.ts';
 import { createQueryClient } from './query-client.ts';
 
@@ -28,6 +29,7 @@ function LiveUpdates() {
   const { status } = useSession();
 
   useEffect(() => registerSessionEventHandlers(), []);
+  useEffect(() => registerBillingEventHandlers(), []);
 
   useEventStream(status === 'signed-in', {
     // The server refused the stream: maybe the session ended elsewhere. Re-check it, so the

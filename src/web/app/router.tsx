@@ -7,6 +7,9 @@ import { lazyPage } from './lazy-page.ts';
 import { RequireAuth } from './require-auth.tsx';
 import { ScrollManager } from './scroll-manager.tsx';
 
+/** Where the test-mode billing provider (BILLING=local) sends the browser; see local-billing.ts. */
+const testModeRoutes = { checkout: '/test-checkout', portal: '/test-portal' } as const;
+
 const HomePage = lazyPage(() => import('../features/landing/pages/home-page.tsx'), 'HomePage');
 const NotFoundPage = lazyPage(() => import('./not-found-page.tsx'), 'NotFoundPage');
 const LoginPage = lazyPage(() => import('../features/auth/pages/login-page.tsx'), 'LoginPage');
@@ -31,6 +34,26 @@ const DashboardPage = lazyPage(
 const AccountPage = lazyPage(
   () => import('../features/account/pages/account-page.tsx'),
   'AccountPage',
+);
+const SubscriptionPage = lazyPage(
+  () => import('../features/billing/pages/subscription-page.tsx'),
+  'SubscriptionPage',
+);
+const BuyCreditsPage = lazyPage(
+  () => import('../features/billing/pages/buy-credits-page.tsx'),
+  'BuyCreditsPage',
+);
+const PaymentSuccessPage = lazyPage(
+  () => import('../features/billing/pages/payment-success-page.tsx'),
+  'PaymentSuccessPage',
+);
+const TestCheckoutPage = lazyPage(
+  () => import('../features/billing/pages/test-checkout-page.tsx'),
+  'TestCheckoutPage',
+);
+const TestPortalPage = lazyPage(
+  () => import('../features/billing/pages/test-portal-page.tsx'),
+  'TestPortalPage',
 );
 
 /** /history and /generations: the dashboard's "generated" tab. */
@@ -71,6 +94,15 @@ export function AppRouter() {
             {/* Signed-in pages (dashboard, studio, account, billing) are declared here. */}
             <Route path={routes.dashboard} element={<DashboardPage />} />
             <Route path={routes.account} element={<AccountPage />} />
+            <Route path={routes.subscription} element={<SubscriptionPage />} />
+            <Route path={routes.buyCredits} element={<BuyCreditsPage />} />
+          </Route>
+          {/* Payment returns and the test-mode provider pages: quiet, nothing to wander off to. */}
+          <Route element={<PlainLayout />}>
+            <Route path={routes.paymentSuccess} element={<PaymentSuccessPage />} />
+            {/* BILLING=local only; elsewhere their API answers 404 and the pages say so. */}
+            <Route path={`${testModeRoutes.checkout}/:id`} element={<TestCheckoutPage />} />
+            <Route path={testModeRoutes.portal} element={<TestPortalPage />} />
           </Route>
         </Route>
       </Routes>

@@ -236,6 +236,7 @@ describe('cookies in production', () => {
     const production = await createTestApp({
       env: {
         NODE_ENV: 'production',
+        ALLOW_TEST_CHECKOUT: 'true',
         PUBLIC_URL: 'https://likeness.example',
         AUTH_SECRET: 'a-production-secret-of-at-least-32-characters',
       },

@@ -65,7 +65,7 @@ export function createFulfilment(deps: {
   provider: BillingProvider;
   ledger: CreditLedger;
   logger?: FastifyBaseLogger;
-  /** Asks for `grantDueCredits(userId)` to run at `at` (the yearly offer's next monthly grant). */
+  /** Asks for `resyncUser(userId)` to run at `at` (the yearly offer's next monthly grant). */
   scheduleMonthlyGrant?: (userId: string, at: Date) => Promise<void>;
   now?: () => Date;
 }) {
@@ -153,7 +153,7 @@ export function createFulfilment(deps: {
         for (const invoice of invoices)
           await grantInvoice(tx, userId, invoice, subscription, state);
         await topUpUpgrade(tx, userId, product, subscription, state);
-        nextGrantAt = await grantPassedMonths(tx, userId, product, asOf, state);
+        nextGrantAt = await grantPassedMonths(tx, userId, product, subscription, asOf, state);
       }
       if (options.checkoutId) await markFulfilled(tx, options.checkoutId);
     });
@@ -223,11 +223,16 @@ export function createFulfilment(deps: {
     tx: Executor,
     userId: string,
     product: PlanOrOffer,
+    subscription: ProviderSubscription,
     asOf: Date,
     state: GrantState,
   ): Promise<Date | undefined> {
     if (product.interval !== 'year' || !state.grantInvoiceId || !state.grantPeriodStart) return;
     const start = state.grantPeriodStart;
+    // Count only from a paid year of this subscription: the current one, or the one that just
+    // ended while its renewal is not paid yet (not from a monthly plan's invoice before a switch).
+    const current = subscription.currentPeriodStart.getTime();
+    if (start.getTime() !== current && addMonths(start, 12).getTime() !== current) return;
     const months = Math.min(monthsElapsed(start, asOf), 11);
     for (let month = 1; month <= months; month += 1) {
       const result = await grant(

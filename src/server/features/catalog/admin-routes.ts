@@ -451,7 +451,8 @@ async function readImageFile(request: FastifyRequest): Promise<Buffer> {
       throw new AppError('PAYLOAD_TOO_LARGE', messages.admin.uploadTooLarge);
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
       throw new AppError('BAD_REQUEST', messages.admin.uploadOneFile);
-    throw error;
+    // Anything else here comes from parsing the body (a cut-off upload, a wrong boundary).
+    throw new AppError('BAD_REQUEST', messages.admin.uploadMalformed);
   }
   if (!bytes?.length) throw new AppError('BAD_REQUEST', messages.admin.uploadMissing);
   return bytes;

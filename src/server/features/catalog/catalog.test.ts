@@ -474,6 +474,14 @@ describe('uploads are checked from their bytes and a refused one leaves nothing 
       body: multipart(fixtures.portrait(), { field: 'picture' }),
     });
     expect(otherField.status).toBe(400);
+    const { headers } = multipart(fixtures.portrait());
+    const garbled = await call('POST', `/api/admin/presets/${presetId}/images`, {
+      body: { headers, payload: Buffer.from('not a multipart body') },
+    });
+    expect(garbled.status).toBe(400);
+    expect(garbled.body.error.message).toBe(
+      'The upload was incomplete or malformed. Please try again.',
+    );
   });
 });
 

@@ -7,6 +7,7 @@ import { Button } from '../../components/ui/button.tsx';
 import { Container } from '../../components/ui/container.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useSignOut } from '../../features/auth/session.ts';
+import { HeaderCredits } from '../../features/billing/components/header-credits.tsx';
 import { MobileMenu, MobileMenuItem, mobileMenuLinkClasses } from './mobile-menu.tsx';
 import { PageOutlet } from './page-outlet.tsx';
 import { topBarLinkClasses } from './public-layout.tsx';
@@ -29,7 +30,10 @@ export function AppLayout() {
       <header className="sticky top-0 z-40 border-b border-neutral-200/70 bg-neutral-50/85 backdrop-blur-md">
         <Container className="flex h-16 items-center justify-between gap-4 md:h-18">
           <BrandLogo />
-          <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
+          <div className="ml-auto flex items-center md:order-last md:ml-0">
+            <HeaderCredits />
+          </div>
+          <nav aria-label="Main" className="hidden items-center gap-1 md:ml-auto md:flex">
             {links.map((link) => (
               <NavLink key={link.to} to={link.to} className={topBarLinkClasses}>
                 {link.label}

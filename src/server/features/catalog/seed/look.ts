@@ -38,10 +38,6 @@ async function collect(image: Sharp): Promise<Pixels> {
   return { data, width: info.width, height: info.height };
 }
 
-export function encodePixels(pixels: Pixels): Sharp {
-  return pipeline(pixels);
-}
-
 export interface FrameOptions {
   /** >1 crops closer around the face; 1 keeps the whole photo (cover-cropped to 4:5). */
   zoom?: number;
@@ -56,14 +52,19 @@ export async function frame(input: Buffer, options: FrameOptions = {}): Promise<
   const face = options.face ?? { x: 0.5, y: 0.45 };
   let image = sharp(input).rotate();
   if (zoom > 1) {
-    const meta = await sharp(input).rotate().toBuffer({ resolveWithObject: true });
-    const { width, height } = meta.info;
+    const decoded = await sharp(input).rotate().raw().toBuffer({ resolveWithObject: true });
+    const { width, height, channels } = decoded.info;
     const aspect = canvas.width / canvas.height;
     const cropHeight = Math.round(Math.min(height, width / aspect) / zoom);
     const cropWidth = Math.round(cropHeight * aspect);
     const left = clamp(Math.round(face.x * width - cropWidth / 2), 0, width - cropWidth);
     const top = clamp(Math.round(face.y * height - cropHeight * 0.45), 0, height - cropHeight);
-    image = sharp(meta.data).extract({ left, top, width: cropWidth, height: cropHeight });
+    image = sharp(decoded.data, { raw: { width, height, channels } }).extract({
+      left,
+      top,
+      width: cropWidth,
+      height: cropHeight,
+    });
   }
   image = image.resize(canvas.width, canvas.height, { fit: 'cover', position: 'centre' });
   if (options.mirror) image = image.flop();
@@ -410,7 +411,7 @@ export function layer(body: string, blend: Blend = 'over'): Layer {
   return { svg: drawing(body), blend };
 }
 
-/** A deterministic pseudo-random sequence, so the same seed content comes out every time. */
+/** A deterministic pseudo-random sequence, so decorations (bokeh, sparkles) land the same every time. */
 export function random(seed: number): () => number {
   let state = seed >>> 0 || 1;
   return () => {
@@ -421,8 +422,4 @@ export function random(seed: number): () => number {
     state >>>= 0;
     return state / 0x100000000;
   };
-}
-
-export function hex([r, g, b]: Rgb): string {
-  return `#${[r, g, b].map((c) => Math.round(c).toString(16).padStart(2, '0')).join('')}`;
 }

@@ -1,4 +1,4 @@
-import { design, hex, random, type Rgb } from './look.ts';
+import { design, random, type Rgb } from './look.ts';
 
 /**
  * SVG pieces for the default looks: backdrops, light, frames and decorations. All drawn at the
@@ -369,5 +369,3 @@ export function rgb(hexColour: string): Rgb {
   const n = Number.parseInt(hexColour.replace('#', ''), 16);
   return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
 }
-
-export { hex };

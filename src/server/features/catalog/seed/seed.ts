@@ -86,6 +86,21 @@ export async function seedDefaultContent(options: SeedOptions): Promise<SeedRepo
   }
 }
 
+/**
+ * The start-up step: a failure is logged and the app starts anyway with the catalog as it is
+ * (an operator can run `npm run seed` or use the admin API); content is never worth an outage.
+ */
+export async function seedDefaultContentAtStart(options: SeedOptions): Promise<void> {
+  try {
+    await seedDefaultContent(options);
+  } catch (error) {
+    options.logger?.error(
+      { err: error },
+      'the default catalog content could not be made; starting without it (npm run seed retries)',
+    );
+  }
+}
+
 async function emptySections(db: Executor): Promise<Section[]> {
   const [categoryCount, exampleCount, quizCount] = await Promise.all([
     repo.countCategories(db),

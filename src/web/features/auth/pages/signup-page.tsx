@@ -8,7 +8,9 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { notify } from '../../../components/ui/toast.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { redirectTo, startYearlyCheckout } from '../../billing/billing-api.ts';
 import { signUpWithEmail, useAuthOptions } from '../auth-api.ts';
 import {
   googleFailedMessage,
@@ -114,10 +116,24 @@ export function SignupPage() {
       setSubmitting(false);
       return;
     }
-    // Signed up and signed in. The yearly offer's checkout hand-off belongs to billing; until
-    // it exists, both variants continue to the dashboard.
+    // Signed up and signed in. The yearly offer continues to its checkout; the stored return path
+    // (the quiz results) is kept for the payment success page to take once the plan is active.
     if (!yearlyOffer) clearPostLoginRedirect();
     await queryClient.refetchQueries({ queryKey: sessionQueryKey }).catch(() => undefined);
+    if (yearlyOffer) {
+      try {
+        const answer = await startYearlyCheckout();
+        if (!answer?.url) throw new Error(messages.billing.noCheckoutUrl);
+        // Stays 'Creating account...' while the browser leaves for the checkout.
+        redirectTo(answer.url);
+        return;
+      } catch (failure) {
+        console.warn('Yearly checkout failed', failure);
+        notify.error(messages.signup.paymentRedirectFailedTitle, {
+          description: messages.signup.paymentRedirectFailedDescription,
+        });
+      }
+    }
     void navigate(routes.dashboard, { replace: true });
   }
 

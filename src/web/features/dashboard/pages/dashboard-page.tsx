@@ -1,14 +1,16 @@
-import type { ComponentType } from 'react';
+import { useEffect, type ComponentType } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, Coins, Sparkles, UserRound } from 'lucide-react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { messages } from '../../../../common/messages.ts';
-import { routes, tierName } from '../../../../common/product.ts';
+import { routes, tierName, timings } from '../../../../common/product.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSession } from '../../auth/session.ts';
+import { applySubscription, checkSubscription } from '../../billing/billing-api.ts';
 
 const text = messages.dashboard;
 
@@ -46,6 +48,7 @@ export function DashboardPage() {
   usePageTitle(messages.pageTitles.dashboard);
   // Inside RequireAuth, so the session is there.
   const { user, subscription } = useSession();
+  usePaymentReturnRefresh();
   const active = subscription?.active === true && subscription.tier !== 'none';
   const stats = [
     { label: messages.account.credits, value: String(subscription?.credits ?? 0) },
@@ -122,4 +125,33 @@ export function DashboardPage() {
       </section>
     </Container>
   );
+}
+
+/**
+ * ?payment=success (a payment provider's return to the dashboard): the plan may land a moment
+ * after the browser does, so the subscription is refreshed after the specification's 2 s and the
+ * parameter is removed (a reload should not refresh again).
+ */
+function usePaymentReturnRefresh() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const queryClient = useQueryClient();
+  const paymentReturn = searchParams.get('payment') === 'success';
+
+  useEffect(() => {
+    if (!paymentReturn) return;
+    const timer = setTimeout(() => {
+      checkSubscription()
+        .then((subscription) => applySubscription(queryClient, subscription))
+        .catch((error: unknown) => console.warn('Subscription check failed', error));
+      setSearchParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          next.delete('payment');
+          return next;
+        },
+        { replace: true },
+      );
+    }, timings.dashboardPaymentRefreshMs);
+    return () => clearTimeout(timer);
+  }, [paymentReturn, queryClient, setSearchParams]);
 }
