@@ -5,7 +5,7 @@ import { createLocalBillingProvider } from './adapters/billing/local-billing.ts'
 import { createStripeBillingProvider } from './adapters/billing/stripe-billing.ts';
 import { createOutboxMailer } from './adapters/email/outbox-mailer.ts';
 import { createSmtpMailer } from './adapters/email/smtp-mailer.ts';
-import { LocalStorage } from './adapters/storage/local-storage.ts';
+import { createStorage } from './adapters/storage/create-storage.ts';
 import { buildApp, type AppDeps } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
@@ -14,7 +14,6 @@ import { createBilling } from './features/billing/billing.ts';
 import { seedDefaultContentAtStart } from './features/catalog/seed/seed.ts';
 import { sendEmailJob } from './features/email/jobs.ts';
 import { createMemoryEventBus, createPostgresEventBus } from './features/events/event-bus.ts';
-import { filesPublicPath } from './features/files/routes.ts';
 import { startJobQueue } from './jobs/job-queue.ts';
 import { createWorkers, jobTypes } from './jobs/registry.ts';
 
@@ -39,12 +38,7 @@ export async function start(
   const database = await openDatabase(config.database);
   await database.migrate();
 
-  const storage = new LocalStorage({
-    root: config.storage.localDir,
-    secret: config.authSecret,
-    defaultTtlSeconds: config.signedUrlTtlSeconds,
-    publicPath: filesPublicPath,
-  });
+  const storage = createStorage(config);
   // An empty catalog gets the default content before anything reads it (skipped in tests).
   if (config.seedContent && config.role !== 'worker')
     await seedDefaultContentAtStart({ db: database.db, storage, logger });

@@ -2,16 +2,16 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { pino } from 'pino';
-import { LocalStorage } from '../adapters/storage/local-storage.ts';
+import { createStorage } from '../adapters/storage/create-storage.ts';
+import type { Storage } from '../adapters/storage/storage.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
-import { filesPublicPath } from '../features/files/routes.ts';
 
 /** What an operator command works with: the same configuration, database and storage as the app. */
 export interface CliContext {
   config: Config;
   database: DatabaseHandle;
-  storage: LocalStorage;
+  storage: Storage;
   logger: FastifyBaseLogger;
   close(): Promise<void>;
 }
@@ -38,12 +38,7 @@ export async function openCliContext(): Promise<CliContext> {
   const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
   const database = await openDatabase(config.database);
   await database.migrate();
-  const storage = new LocalStorage({
-    root: config.storage.localDir,
-    secret: config.authSecret,
-    defaultTtlSeconds: config.signedUrlTtlSeconds,
-    publicPath: filesPublicPath,
-  });
+  const storage = createStorage(config);
   return { config, database, storage, logger, close: () => database.close() };
 }
 

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
-import { filesPublicPath } from '../../features/files/routes.ts';
+import { filesPublicPath } from './create-storage.ts';
 import { LocalStorage } from './local-storage.ts';
 import { storageKey } from './storage.ts';
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { LocalStorage } from '../../adapters/storage/local-storage.ts';
+import { filesPublicPath } from '../../adapters/storage/create-storage.ts';
 import { contentTypeForKey } from '../../adapters/storage/storage.ts';
 import { AppError } from '../../http/app-error.ts';
 
@@ -10,8 +11,6 @@ const querySchema = z.object({
   signature: z.string().optional(),
   download: z.string().optional(),
 });
-
-export const filesPublicPath = '/api/files';
 
 /**
  * Serves local-disk files behind signed, expiring URLs (the embedded stand-in for presigned

@@ -1,0 +1,53 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { timings } from '../../../../common/product.ts';
+
+export interface AutoAdvance {
+  index: number;
+  /** 0..1 of the current slide's time, for the progress bar. */
+  progress: number;
+  /** True until the visitor picks a slide by hand (or motion is reduced). */
+  running: boolean;
+  /** A choice by hand: shows that slide and stops advancing for good. */
+  select: (index: number) => void;
+}
+
+/**
+ * Cycles through `count` slides: every `tickMs` the progress moves on, and after `slideMs` the
+ * next slide comes. Picking a slide by hand stops it, so the page never takes the visitor's
+ * choice away. Timers (not CSS) drive it, so tests can move time with a fake clock.
+ */
+export function useAutoAdvance(
+  count: number,
+  {
+    enabled,
+    slideMs = timings.carousel.slideMs,
+    tickMs = timings.carousel.tickMs,
+  }: { enabled: boolean; slideMs?: number; tickMs?: number },
+): AutoAdvance {
+  const [index, setIndex] = useState(0);
+  const [progress, setProgress] = useState(0);
+  const [manual, setManual] = useState(false);
+  const elapsed = useRef(0);
+  const running = enabled && !manual && count > 1;
+
+  useEffect(() => {
+    if (!running) return;
+    const id = window.setInterval(() => {
+      elapsed.current += tickMs;
+      if (elapsed.current >= slideMs) {
+        elapsed.current = 0;
+        setIndex((current) => (current + 1) % count);
+      }
+      setProgress(elapsed.current / slideMs);
+    }, tickMs);
+    return () => window.clearInterval(id);
+  }, [running, count, slideMs, tickMs]);
+
+  const select = useCallback((next: number) => {
+    setManual(true);
+    setIndex(next);
+    setProgress(0);
+  }, []);
+
+  return { index: count > 0 ? index % count : 0, progress, running, select };
+}
