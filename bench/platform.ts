@@ -75,6 +75,7 @@ async function ourApp(): Promise<{ rows: Omit<Row, 'ratioToBare'>[]; database: s
   const config = loadConfig({
     NODE_ENV: 'production',
     ALLOW_TEST_CHECKOUT: 'true',
+    SEED_CONTENT: 'false',
     AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
     DATA_DIR: dataDir,
     PORT: '0',

@@ -608,6 +608,7 @@ export const messages = {
       outOf: (correct: number, total: number) => `${correct} out of ${total} correct`,
       accuracyLabel: 'Accuracy',
       retake: 'Retake the quiz',
+      showcaseAlt: 'An AI-generated portrait from the quiz',
       feedback: {
         low: "Don't worry: most people struggle to tell real photos from AI-generated ones. That's how realistic AI photos have become.",
         medium:
@@ -1148,6 +1149,7 @@ export const messages = {
     moveUp: (name: string) => `Move ${name} up`,
     moveDown: (name: string) => `Move ${name} down`,
     presetsCount: (n: number) => plural(n, 'preset'),
+    pictureCount: (n: number) => plural(n, 'picture'),
     category: 'Category',
     description: 'Description',
     prompt: 'Prompt',

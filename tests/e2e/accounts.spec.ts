@@ -227,12 +227,12 @@ test('the yearly offer variant of sign-up', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Create Account' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Claim Offer & Create Account' })).toHaveCount(0);
 
-  // With the offer, a new account continues (to the dashboard until checkout is built).
+  // With the offer, a new account continues to the yearly checkout (billing.spec.ts pays it).
   await page.goto('/signup?offer=yearly');
   await page.getByRole('button', { name: 'Continue with email' }).click();
   await fillCredentials(page, uniqueEmail('offer'), password);
   await page.getByRole('button', { name: 'Claim Offer & Create Account' }).click();
-  await expect(page).toHaveURL('/dashboard');
+  await expect(page).toHaveURL(/\/test-checkout\/[^/]+$/);
 });
 
 test('login checks its fields and shows what the server answered', async ({

@@ -27,12 +27,29 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
 
   override componentDidCatch(error: unknown, info: ErrorInfo): void {
     console.error('The page crashed while rendering', error, info.componentStack);
+    reloadOnceForStaleBuild(error);
   }
 
   override render(): ReactNode {
     if (!this.state.error) return this.props.children;
     return <ErrorFallback fullScreen={this.props.fullScreen ?? false} />;
   }
+}
+
+const staleBuildPattern =
+  /dynamically imported module|Importing a module script failed|Loading chunk/i;
+const reloadedKey = 'reloadedForStaleBuild';
+
+/**
+ * After a deploy, an open tab asks for code chunks that no longer exist. One reload fetches the
+ * new build; the flag (per page) stops a loop if the chunk is missing for another reason.
+ */
+function reloadOnceForStaleBuild(error: unknown): void {
+  if (!(error instanceof Error) || !staleBuildPattern.test(error.message)) return;
+  const page = window.location.pathname;
+  if (sessionStorage.getItem(reloadedKey) === page) return;
+  sessionStorage.setItem(reloadedKey, page);
+  window.location.reload();
 }
 
 export function ErrorFallback({ fullScreen }: { fullScreen: boolean }) {

@@ -1,5 +1,6 @@
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { dashboardQuery, routes } from '../../common/product.ts';
+import { AdminGate, AdminLayout, adminPath } from '../features/admin/admin-route.tsx';
 import { AppLayout } from './layouts/app-layout.tsx';
 import { PlainLayout } from './layouts/plain-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
@@ -27,10 +28,21 @@ const ContactPage = lazyPage(
   () => import('../features/legal/pages/contact-page.tsx'),
   'ContactPage',
 );
+const QuizPage = lazyPage(() => import('../features/quiz/pages/quiz-page.tsx'), 'QuizPage');
+const QuizResultsPage = lazyPage(
+  () => import('../features/quiz/pages/quiz-results-page.tsx'),
+  'QuizResultsPage',
+);
 const DashboardPage = lazyPage(
   () => import('../features/dashboard/pages/dashboard-page.tsx'),
   'DashboardPage',
 );
+const CategoryPage = lazyPage(
+  () => import('../features/catalog/pages/category-page.tsx'),
+  'CategoryPage',
+);
+const ModelPage = lazyPage(() => import('../features/catalog/pages/model-page.tsx'), 'ModelPage');
+const AdminPage = lazyPage(() => import('../features/admin/pages/admin-page.tsx'), 'AdminPage');
 const AccountPage = lazyPage(
   () => import('../features/account/pages/account-page.tsx'),
   'AccountPage',
@@ -74,6 +86,8 @@ export function AppRouter() {
       <Routes>
         <Route element={<PublicLayout />}>
           <Route index element={<HomePage />} />
+          <Route path={routes.quiz} element={<QuizPage />} />
+          <Route path={routes.quizResults} element={<QuizResultsPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
 
@@ -86,6 +100,14 @@ export function AppRouter() {
           <Route path={routes.contact} element={<ContactPage />} />
         </Route>
 
+        {/* Admins only; anyone else (signed out included) gets the ordinary 404 page. */}
+        <Route element={<AdminLayout />}>
+          <Route
+            path={adminPath}
+            element={<AdminGate page={<AdminPage />} notFound={<NotFoundPage />} />}
+          />
+        </Route>
+
         <Route path={routes.history} element={<Navigate to={generatedTab} replace />} />
         <Route path={routes.generations} element={<Navigate to={generatedTab} replace />} />
 
@@ -93,6 +115,8 @@ export function AppRouter() {
           <Route element={<AppLayout />}>
             {/* Signed-in pages (dashboard, studio, account, billing) are declared here. */}
             <Route path={routes.dashboard} element={<DashboardPage />} />
+            <Route path={routes.category} element={<CategoryPage />} />
+            <Route path={routes.model} element={<ModelPage />} />
             <Route path={routes.account} element={<AccountPage />} />
             <Route path={routes.subscription} element={<SubscriptionPage />} />
             <Route path={routes.buyCredits} element={<BuyCreditsPage />} />

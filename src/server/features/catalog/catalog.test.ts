@@ -82,7 +82,7 @@ async function createPreset(categoryId: string, displayName: string, extra = {})
   return body.preset;
 }
 
-async function uploadPresetImage(id: string, file = fixtures.portrait(), as?: string) {
+async function uploadPresetImage(id: string, file: Buffer = fixtures.portrait(), as?: string) {
   const { status, body } = await call<{ preset: AdminPreset }>(
     'POST',
     `/api/admin/presets/${id}/images${as ? `?as=${as}` : ''}`,
@@ -282,7 +282,9 @@ describe('an admin builds the catalog through the API', () => {
     const presets: AdminPreset[] = [];
     for (let i = 1; i <= 10; i++) presets.push(await createPreset('crowded', `Look ${i}`));
     // Pictures for all but the second: it is skipped, the cap counts only pictured presets.
-    for (const [index, p] of presets.entries()) if (index !== 1) await uploadPresetImage(p.id);
+    const small = await fixtures.small();
+    for (const [index, p] of presets.entries())
+      if (index !== 1) await uploadPresetImage(p.id, small);
     const group = (await landing()).categories.find((g) => g.manualId === 'crowded')!;
     expect(group.presets.map((p) => p.displayName)).toEqual([
       'Look 1',
@@ -535,11 +537,12 @@ describe('example photos and quiz pictures', () => {
 
   it('serves at most 16 quiz pictures with their answers', async () => {
     const made: AdminQuizImage[] = [];
+    const small = await fixtures.small();
     for (let i = 0; i < 17; i++) {
       const { status, body } = await call<{ image: AdminQuizImage }>(
         'POST',
         `/api/admin/quiz-images?isAi=${i % 2 === 0}`,
-        { body: multipart(i % 2 === 0 ? fixtures.portrait() : fixtures.otherPortrait()) },
+        { body: multipart(small) },
       );
       expect(status).toBe(201);
       made.push(body.image);
@@ -554,8 +557,8 @@ describe('example photos and quiz pictures', () => {
       id: made[0]!.id,
       isAi: true,
       src: expect.stringMatching(/^\/api\/catalog\/images\/quiz-images\//),
-      width: 640,
-      height: 853,
+      width: 400,
+      height: 533,
       srcset: expect.stringContaining(' 320w, '),
       alt: 'Quiz portrait 1',
     });

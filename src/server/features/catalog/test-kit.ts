@@ -18,7 +18,11 @@ export const fixtures = {
   otherPortrait: () => readFileSync(path.join(repoRoot, 'assets/seed/person-a/a-02.jpg')),
   badFile: (name: string) =>
     readFileSync(path.join(repoRoot, 'tests/fixtures/photos/bad-files', name)),
+  /** A 400 px wide portrait: cheap to process where a test uploads many pictures. */
+  small: async (): Promise<Buffer> =>
+    (smallPortrait ??= sharp(fixtures.portrait()).resize(400).jpeg({ quality: 80 }).toBuffer()),
 };
+let smallPortrait: Promise<Buffer> | undefined;
 
 /**
  * A real JPEG padded past 10 MB (decoders ignore bytes after the end marker): the size limit is

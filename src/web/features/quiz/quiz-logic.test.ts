@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { formatCountdown, makeQuizScore, parseQuizScore, shuffled } from './quiz-logic.ts';
 
 describe('shuffled', () => {
-
   it('keeps every item exactly once and leaves the input alone', () => {
     const input = Array.from({ length: 16 }, (_, i) => i + 1);
     const output = shuffled(input);

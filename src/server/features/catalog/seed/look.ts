@@ -15,10 +15,11 @@ export interface Pixels {
 }
 
 /**
- * Pictures are portrait 4:5, the shape of the preset cards, made at 768 x 960 (cards show 320 px,
- * 640 px on dense screens). SVG layers are drawn in a 960 x 1200 design space and scaled.
+ * Pictures are portrait 4:5, the shape of the preset cards, made at 640 x 800: cards show them at
+ * 320 px (640 on dense screens). Larger would cost seed time for placeholders an operator is
+ * meant to replace. SVG layers are drawn in a 960 x 1200 design space and scaled.
  */
-export const canvas = { width: 768, height: 960 } as const;
+export const canvas = { width: 640, height: 800 } as const;
 export const design = { width: 960, height: 1200 } as const;
 
 export type Rgb = readonly [number, number, number];
@@ -183,15 +184,15 @@ const rendered = new Map<string, Promise<Rgba>>();
 const noiseTiles = new Map<number, Promise<Buffer>>();
 
 /**
- * Renders an SVG once to raw RGBA; masks and vignettes repeat across looks, and rendering is a
- * large share of a look's cost. Raw pixels also skip a PNG encode and decode per layer.
+ * Renders an SVG to raw RGBA (no PNG encode and decode per layer). Layers that repeat across
+ * looks (masks, vignettes) are kept after the first render; one-off backdrops are not, since
+ * each rendering holds 3 MB until seeding ends.
  */
-function render(svgText: string): Promise<Rgba> {
-  let pixels = rendered.get(svgText);
-  if (!pixels) {
-    pixels = rgba(sharp(Buffer.from(svgText)));
-    rendered.set(svgText, pixels);
-  }
+function render(svgText: string, keep = false): Promise<Rgba> {
+  const kept = rendered.get(svgText);
+  if (kept) return kept;
+  const pixels = rgba(sharp(Buffer.from(svgText)));
+  if (keep) rendered.set(svgText, pixels);
   return pixels;
 }
 
@@ -221,6 +222,8 @@ export function clearRenderCache(): void {
 export interface Layer {
   svg: string;
   blend?: Blend;
+  /** Used by many looks: render it once. */
+  reused?: boolean;
 }
 
 /** Composites SVG layers drawn at the picture's size (light, frames, grids, sparkles, text). */
@@ -228,7 +231,7 @@ export async function overlay(pixels: Pixels, ...layers: Layer[]): Promise<Pixel
   return collect(
     pipeline(pixels).composite(
       await Promise.all(
-        layers.map(async (layer) => rawInput(await render(layer.svg), layer.blend)),
+        layers.map(async (layer) => rawInput(await render(layer.svg, layer.reused), layer.blend)),
       ),
     ),
   );
@@ -256,7 +259,7 @@ async function cutOut(pixels: Pixels, ellipse: Ellipse, solid: number): Promise<
       <stop offset="100%" stop-color="#fff" stop-opacity="0"/></radialGradient></defs>
       <rect width="100%" height="100%" fill="url(#m)"/>`,
   );
-  return rgba(pipeline(pixels).composite([rawInput(await render(mask), 'dest-in')]));
+  return rgba(pipeline(pixels).composite([rawInput(await render(mask, true), 'dest-in')]));
 }
 
 export interface BackdropOptions {
@@ -305,6 +308,7 @@ export async function depthOfField(
 /** Darkens (or tints) the edges. */
 export function vignette(strength = 0.55, colour = '#000'): Layer {
   return {
+    reused: true,
     svg: drawing(
       `<defs><radialGradient id="v" cx="50%" cy="45%" r="75%">
         <stop offset="55%" stop-color="${colour}" stop-opacity="0"/>

@@ -92,12 +92,7 @@ function SlideButton({
 }
 
 /** The same pictures as a grid of examples; choosing one shows it in the carousel. */
-export function ExamplesGrid({
-  images,
-  index,
-  onIndexChange,
-  fallbackAlt,
-}: ImageCarouselProps) {
+export function ExamplesGrid({ images, index, onIndexChange, fallbackAlt }: ImageCarouselProps) {
   return (
     <ul className="grid grid-cols-3 gap-3 md:grid-cols-4 lg:grid-cols-6">
       {images.map((image, position) => (

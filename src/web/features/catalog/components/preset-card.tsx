@@ -37,6 +37,7 @@ export function PresetCard({
 }: PresetCardProps) {
   const selectable = onSelectedChange !== undefined;
   const checkboxId = `select-${preset.id}`;
+  const nameId = `preset-name-${preset.id}`;
 
   return (
     <div
@@ -51,6 +52,8 @@ export function PresetCard({
         to={paths.model(preset.id)}
         state={linkState}
         className="flex flex-col rounded-card focus-visible:outline-offset-2"
+        // Named by the preset's name alone; the picture's alt would only repeat it.
+        aria-labelledby={nameId}
       >
         <div className="overflow-hidden bg-neutral-100">
           <Image
@@ -66,7 +69,10 @@ export function PresetCard({
           />
         </div>
         <div className="flex min-h-16 flex-col justify-center gap-0.5 px-4 py-3">
-          <span className="line-clamp-1 text-sm font-semibold text-neutral-950">
+          <span
+            id={nameId}
+            className="line-clamp-2 text-sm font-semibold text-neutral-950 md:line-clamp-1"
+          >
             {preset.displayName}
           </span>
           {preset.description ? (
@@ -87,12 +93,13 @@ export function PresetCard({
           <input
             id={checkboxId}
             type="checkbox"
-            className="peer sr-only"
+            // Transparent over the whole circle, so the real checkbox is what is clicked.
+            className="peer absolute inset-0 size-full cursor-pointer appearance-none rounded-full opacity-0"
             checked={selected === true}
             onChange={(event) => onSelectedChange(event.target.checked)}
             aria-label={messages.catalog.selectPreset(preset.displayName)}
           />
-          <Check aria-hidden="true" className="size-4" strokeWidth={3} />
+          <Check aria-hidden="true" className="pointer-events-none size-4" strokeWidth={3} />
           {/* The real checkbox is visually hidden; this ring shows its keyboard focus. */}
           <span className="pointer-events-none absolute -inset-1 rounded-full peer-focus-visible:outline-2 peer-focus-visible:outline-accent-600" />
         </label>

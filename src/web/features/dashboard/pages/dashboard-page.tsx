@@ -1,128 +1,151 @@
-import { useEffect, type ComponentType } from 'react';
+import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowRight, Coins, Sparkles, UserRound } from 'lucide-react';
+import { Images, LayoutGrid, Lock, PenLine, Shirt, Sparkles } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { messages } from '../../../../common/messages.ts';
-import { routes, tierName, timings } from '../../../../common/product.ts';
-import { Badge } from '../../../components/ui/badge.tsx';
-import { Card } from '../../../components/ui/card.tsx';
+import { canUseTryOn, routes, subscriptionFrom, timings } from '../../../../common/product.ts';
+import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSession } from '../../auth/session.ts';
 import { applySubscription, checkSubscription } from '../../billing/billing-api.ts';
+import { CategoryList } from '../../catalog/components/category-list.tsx';
+import { PlanSummary } from '../components/plan-summary.tsx';
+import { StudioPlaceholder } from '../components/studio-placeholder.tsx';
+import { TrainingBanner } from '../components/training-banner.tsx';
+import {
+  readStudioQuery,
+  writeStudioQuery,
+  type StudioMain,
+  type StudioSub,
+} from '../studio-query.ts';
 
 const text = messages.dashboard;
 
-const nextSteps: readonly {
-  to: string;
-  icon: ComponentType<{ className?: string; 'aria-hidden'?: boolean | 'true' }>;
-  title: string;
-  description: string;
-}[] = [
-  {
-    to: routes.createModel,
-    icon: Sparkles,
-    title: text.createModel.title,
-    description: text.createModel.text,
-  },
-  {
-    to: routes.buyCredits,
-    icon: Coins,
-    title: text.buyCredits.title,
-    description: text.buyCredits.text,
-  },
-  {
-    to: routes.account,
-    icon: UserRound,
-    title: text.account.title,
-    description: text.account.text,
-  },
-];
-
 /**
- * /dashboard, for now: who is signed in, their plan and balance, and where to go next. The
- * studio (presets, generation, history) replaces it; until then it claims nothing it cannot do.
+ * /dashboard, the AI Studio: plan and balance, the training banner, and the studio's tabs
+ * (Generate: Presets / Custom / Generated; and Try-On), kept in the query string so every tab has
+ * an address. Only Presets is built yet; the other tabs say what they will do.
  */
 export function DashboardPage() {
   usePageTitle(messages.pageTitles.dashboard);
   // Inside RequireAuth, so the session is there.
-  const { user, subscription } = useSession();
+  const { user, profile, subscription } = useSession();
   usePaymentReturnRefresh();
-  const active = subscription?.active === true && subscription.tier !== 'none';
-  const stats = [
-    { label: messages.account.credits, value: String(subscription?.credits ?? 0) },
-    {
-      label: messages.account.freeTrainingsLeft,
-      value: String(subscription?.monthlyFreeTrainingsLeft ?? 0),
-    },
-  ];
+  const [searchParams, setSearchParams] = useSearchParams();
+  const studio = readStudioQuery(searchParams);
+  const tryOnLocked = !(subscription?.active === true && canUseTryOn(subscription.tier));
+
+  const go = (next: Partial<{ main: StudioMain; sub: StudioSub }>) =>
+    setSearchParams((current) => writeStudioQuery(current, { ...studio, ...next }), {
+      replace: true,
+      preventScrollReset: true,
+    });
+
+  const showPresets = () => go({ main: 'generation', sub: 'presets' });
+  const browsePresets = (
+    <Button variant="outline" onClick={showPresets}>
+      <LayoutGrid aria-hidden="true" className="size-4" />
+      {text.browsePresets}
+    </Button>
+  );
 
   return (
-    <Container className="flex flex-col gap-10 py-10 md:gap-12 md:py-14">
+    <Container className="flex flex-col gap-8 py-8 md:gap-10 md:py-12">
       <PageHeader
-        eyebrow={messages.pageTitles.dashboard}
+        eyebrow={text.studioTitle}
         title={user?.name ? text.greeting(user.name) : text.greetingNoName}
-        description={text.subtitle}
+        description={text.studioSubtitle}
       />
 
-      <section aria-labelledby="plan-title">
-        <Card className="grid gap-6 p-6 md:grid-cols-[1fr_1.2fr] md:items-center md:p-8">
-          <div className="flex flex-col gap-2">
-            <h2 id="plan-title" className="text-sm font-medium text-neutral-500">
-              {text.planTitle}
-            </h2>
-            <div className="flex flex-wrap items-center gap-3">
-              <p className="text-2xl font-semibold text-neutral-950">
-                {active ? tierName(subscription?.tier) : messages.account.noPlan}
-              </p>
-              {active ? <Badge variant="success">{messages.account.active}</Badge> : null}
-            </div>
-            {active ? null : <p className="text-sm text-neutral-600">{text.noPlanHint}</p>}
-          </div>
-          {/* Each figure is read with its label (dt first), shown below it. */}
-          <dl className="grid grid-cols-2 gap-6 border-t border-neutral-200 pt-6 md:border-t-0 md:border-l md:pt-0 md:pl-8">
-            {stats.map((stat) => (
-              <div key={stat.label} className="flex flex-col-reverse justify-end gap-1">
-                <dt className="text-sm text-neutral-500">{stat.label}</dt>
-                <dd className="text-3xl font-semibold text-neutral-950 tabular-nums">
-                  {stat.value}
-                </dd>
-              </div>
-            ))}
-          </dl>
-        </Card>
-      </section>
+      <TrainingBanner show={profile?.trainingInProgress === true} />
+      <PlanSummary subscription={subscription} />
 
-      <section aria-labelledby="next-steps-title" className="flex flex-col gap-5">
-        <h2 id="next-steps-title" className="text-xl font-semibold text-neutral-950">
-          {text.nextStepsTitle}
-        </h2>
-        <ul className="grid gap-4 md:grid-cols-3">
-          {nextSteps.map(({ to, icon: Icon, title, description }) => (
-            <li key={to}>
-              <Link
-                to={to}
-                className="group flex h-full flex-col gap-4 rounded-card border border-neutral-200/80 bg-white p-6 shadow-card transition-shadow hover:shadow-lifted"
-              >
-                <span className="flex size-11 items-center justify-center rounded-full bg-accent-50 text-accent-700">
-                  <Icon aria-hidden="true" className="size-5" />
-                </span>
-                <span className="flex flex-col gap-1.5">
-                  <span className="flex items-center gap-2 text-base font-semibold text-neutral-950">
-                    {title}
-                    <ArrowRight
-                      aria-hidden="true"
-                      className="size-4 text-neutral-400 transition-transform group-hover:translate-x-0.5 group-hover:text-neutral-700 motion-reduce:transition-none"
-                    />
-                  </span>
-                  <span className="text-sm leading-relaxed text-neutral-600">{description}</span>
-                </span>
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </section>
+      <Tabs value={studio.main} onValueChange={(value) => go({ main: value as StudioMain })}>
+        <TabsList aria-label={text.studioSections}>
+          <TabsTrigger value="generation">
+            <Sparkles aria-hidden="true" />
+            {text.tabs.generation}
+          </TabsTrigger>
+          <TabsTrigger value="tryon">
+            {tryOnLocked ? <Lock aria-hidden="true" /> : <Shirt aria-hidden="true" />}
+            {text.tabs.tryon}
+          </TabsTrigger>
+        </TabsList>
+
+        <TabsContent value="generation">
+          <Tabs value={studio.sub} onValueChange={(value) => go({ sub: value as StudioSub })}>
+            <TabsList
+              aria-label={text.generationTabs}
+              className="rounded-none bg-transparent p-0 gap-6 border-b border-neutral-200 w-full justify-start"
+            >
+              {(['presets', 'custom', 'generated'] as const).map((sub) => (
+                <TabsTrigger
+                  key={sub}
+                  value={sub}
+                  className="-mb-px h-11 rounded-none border-b-2 border-transparent px-1 data-[state=active]:border-accent-600 data-[state=active]:bg-transparent data-[state=active]:shadow-none"
+                >
+                  {text.tabs[sub]}
+                </TabsTrigger>
+              ))}
+            </TabsList>
+
+            <TabsContent value="presets" className="mt-8">
+              <h2 className="sr-only">{messages.catalog.presetsTitle}</h2>
+              <CategoryList />
+            </TabsContent>
+            <TabsContent value="custom" className="mt-8">
+              <StudioPlaceholder
+                icon={<PenLine aria-hidden="true" />}
+                title={text.customPlaceholder.title}
+                text={text.customPlaceholder.text}
+                actions={
+                  <>
+                    {browsePresets}
+                    <Button asChild variant="ghost">
+                      <Link to={`${routes.subscription}?from=${subscriptionFrom.customPrompt}`}>
+                        {messages.generation.upgradeToUnlock}
+                      </Link>
+                    </Button>
+                  </>
+                }
+              />
+            </TabsContent>
+            <TabsContent value="generated" className="mt-8">
+              <StudioPlaceholder
+                icon={<Images aria-hidden="true" />}
+                title={text.generatedPlaceholder.title}
+                text={text.generatedPlaceholder.text}
+                actions={browsePresets}
+              />
+            </TabsContent>
+          </Tabs>
+        </TabsContent>
+
+        <TabsContent value="tryon" className="mt-8">
+          <StudioPlaceholder
+            icon={<Shirt aria-hidden="true" />}
+            title={text.tryonPlaceholder.title}
+            text={text.tryonPlaceholder.text}
+            actions={
+              <>
+                <Button asChild variant="outline">
+                  <Link to={routes.tryOn}>{text.tryonPlaceholder.link}</Link>
+                </Button>
+                {tryOnLocked ? (
+                  <Button asChild variant="ghost">
+                    <Link to={`${routes.subscription}?from=${subscriptionFrom.tryOn}`}>
+                      {messages.tryon.upgrade}
+                    </Link>
+                  </Button>
+                ) : null}
+              </>
+            }
+          />
+        </TabsContent>
+      </Tabs>
     </Container>
   );
 }

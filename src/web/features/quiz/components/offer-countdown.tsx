@@ -33,7 +33,7 @@ export function OfferCountdown() {
         role="timer"
         aria-label={messages.offer.countdownLabel}
         data-testid="offer-countdown"
-        className="font-mono text-2xl font-semibold text-accent-800 tabular-nums md:text-3xl"
+        className="text-2xl font-semibold tracking-tight text-accent-800 tabular-nums md:text-3xl"
       >
         {formatCountdown(remaining)}
       </p>

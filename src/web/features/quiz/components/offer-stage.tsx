@@ -60,9 +60,8 @@ export function OfferStage({ headingRef }: { headingRef: RefObject<HTMLHeadingEl
               <span className="font-medium text-neutral-900">{text.monthlyEquivalent}</span>
               {' · '}
               {text.billedYearly}
-              {' · '}
-              <span>{text.regularPrice}</span>
             </p>
+            <p className="text-sm text-neutral-500">{text.regularPrice}</p>
           </div>
 
           <p className="rounded-control bg-accent-50 px-4 py-3 text-sm font-medium text-accent-800">

@@ -344,6 +344,8 @@ function AnswerButton({
 }: AnswerButtonProps) {
   const chosen = answer?.saidAi === isThisAnswerAi;
   const isTruth = image.isAi === isThisAnswerAi;
+  // After an answer: the true answer turns green, a wrong choice red, the other one fades.
+  const result = !answer ? undefined : isTruth ? 'truth' : chosen ? 'wrong' : 'other';
   return (
     <Button
       variant="outline"
@@ -353,13 +355,15 @@ function AnswerButton({
       // aria-disabled, not disabled: the button keeps keyboard focus through the pause, so the
       // next question is answered from where the last one was.
       aria-disabled={answer ? true : undefined}
+      data-result={result}
       onClick={() => onAnswer(isThisAnswerAi)}
+      // Variant utilities (data-*), which Tailwind emits after the plain and hover ones, so
+      // they win over the outline look without a class-merging library (see cn.ts).
       className={cn(
         'w-full',
-        answer && 'aria-disabled:pointer-events-none aria-disabled:opacity-100',
-        answer && isTruth && 'border-success-600 bg-success-50 text-success-700',
-        answer && chosen && !isTruth && 'border-danger-600 bg-danger-50 text-danger-700',
-        answer && !chosen && !isTruth && 'opacity-60 aria-disabled:opacity-60',
+        'data-[result=truth]:border-success-600 data-[result=truth]:bg-success-50 data-[result=truth]:text-success-700 data-[result=truth]:opacity-100',
+        'data-[result=wrong]:border-danger-600 data-[result=wrong]:bg-danger-50 data-[result=wrong]:text-danger-700 data-[result=wrong]:opacity-100',
+        'data-[result=other]:opacity-60',
       )}
     >
       {label}

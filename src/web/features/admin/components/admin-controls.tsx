@@ -1,0 +1,242 @@
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { ArrowDown, ArrowUp, Trash2, Upload } from 'lucide-react';
+import { messages } from '../../../../common/messages.ts';
+import { catalog } from '../../../../common/product.ts';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '../../../components/ui/alert-dialog.tsx';
+import { Button, type ButtonProps } from '../../../components/ui/button.tsx';
+import { fieldClasses } from '../../../components/ui/input.tsx';
+import { Progress } from '../../../components/ui/progress.tsx';
+import { notify } from '../../../components/ui/toast.ts';
+import { cn } from '../../../lib/cn.ts';
+import { invalidateCatalog } from '../admin-api.ts';
+
+const text = messages.adminPage;
+
+/** A native select with the look of the other fields (keyboard and screen readers for free). */
+export const selectClasses = cn(fieldClasses, 'h-11 cursor-pointer pr-8');
+
+/**
+ * Runs an admin write: shows the server's own message when it is refused, refreshes the admin
+ * lists and the public catalog when it went through.
+ */
+export function useAdminAction() {
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState<string | null>(null);
+  async function run<T>(key: string, action: () => Promise<T>, success?: string) {
+    setBusy(key);
+    try {
+      const result = await action();
+      if (success) notify.success(success);
+      return result;
+    } catch (error) {
+      notify.error(error instanceof Error ? error.message : messages.common.unexpectedError);
+      return undefined;
+    } finally {
+      setBusy(null);
+      await invalidateCatalog(queryClient);
+    }
+  }
+  return { run, busy };
+}
+
+/** Moves an item one place up or down a list; the ends disable their button. */
+export function MoveButtons({
+  name,
+  first,
+  last,
+  disabled,
+  onMove,
+}: {
+  name: string;
+  first: boolean;
+  last: boolean;
+  disabled?: boolean;
+  onMove: (delta: -1 | 1) => void;
+}) {
+  const classes =
+    'inline-flex size-8 cursor-pointer items-center justify-center rounded-full text-neutral-600 hover:bg-neutral-200/70 hover:text-neutral-950 disabled:cursor-default disabled:opacity-30';
+  return (
+    <div className="flex shrink-0 flex-col">
+      <button
+        type="button"
+        className={classes}
+        aria-label={text.moveUp(name)}
+        disabled={first || disabled}
+        onClick={() => onMove(-1)}
+      >
+        <ArrowUp aria-hidden="true" className="size-4" />
+      </button>
+      <button
+        type="button"
+        className={classes}
+        aria-label={text.moveDown(name)}
+        disabled={last || disabled}
+        onClick={() => onMove(1)}
+      >
+        <ArrowDown aria-hidden="true" className="size-4" />
+      </button>
+    </div>
+  );
+}
+
+/** The list with one item moved, as the ids the reorder endpoints expect. */
+export function moved<T>(items: readonly T[], index: number, delta: -1 | 1): T[] {
+  const next = [...items];
+  const [item] = next.splice(index, 1);
+  next.splice(index + delta, 0, item as T);
+  return next;
+}
+
+/**
+ * A picture upload: a button opens the file chooser, the bar shows the bytes sent, and a refusal
+ * shows the server's reason (size, type, dimensions) under the button as well as in a toast.
+ */
+export function UploadButton({
+  label,
+  onUpload,
+  variant = 'outline',
+  size = 'sm',
+}: {
+  label: string;
+  onUpload: (file: File, onProgress: (fraction: number) => void) => Promise<unknown>;
+  variant?: ButtonProps['variant'];
+  size?: ButtonProps['size'];
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  const inputId = useId();
+  const queryClient = useQueryClient();
+  const [progress, setProgress] = useState<{ name: string; fraction: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const start = async (file: File) => {
+    setError(null);
+    setProgress({ name: file.name, fraction: 0 });
+    try {
+      await onUpload(file, (fraction) => setProgress({ name: file.name, fraction }));
+      notify.success(text.uploaded);
+    } catch (caught) {
+      const message = caught instanceof Error ? caught.message : messages.common.unexpectedError;
+      setError(message);
+      notify.error(message);
+    } finally {
+      setProgress(null);
+      if (input.current) input.current.value = '';
+      await invalidateCatalog(queryClient);
+    }
+  };
+
+  return (
+    <div className="flex flex-col gap-2">
+      <input
+        ref={input}
+        id={inputId}
+        type="file"
+        accept={catalog.acceptedMimeTypes.join(',')}
+        className="sr-only"
+        tabIndex={-1}
+        aria-hidden="true"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          if (file) void start(file);
+        }}
+        data-testid="upload-input"
+      />
+      <Button
+        variant={variant}
+        size={size}
+        loading={progress !== null}
+        onClick={() => input.current?.click()}
+      >
+        {progress ? null : <Upload aria-hidden="true" className="size-4" />}
+        {label}
+      </Button>
+      {progress ? (
+        <Progress value={progress.fraction * 100} label={text.uploading(progress.name)} showValue />
+      ) : null}
+      {error ? (
+        <p role="alert" className="text-sm text-danger-700">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** Delete with a confirmation, since it cannot be undone. */
+export function ConfirmDelete({
+  label,
+  onConfirm,
+  trigger,
+}: {
+  label: string;
+  onConfirm: () => void;
+  trigger?: ReactNode;
+}) {
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>
+        {trigger ?? (
+          <Button variant="ghost" size="sm" aria-label={label}>
+            <Trash2 aria-hidden="true" className="size-4" />
+          </Button>
+        )}
+      </AlertDialogTrigger>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{text.confirmDelete}</AlertDialogTitle>
+          <AlertDialogDescription>{text.confirmDeleteText}</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>{messages.common.cancel}</AlertDialogCancel>
+          <AlertDialogAction variant="destructive" onClick={onConfirm}>
+            {messages.common.delete}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/** A labelled checkbox row, for the few on/off fields of the admin forms. */
+export function CheckboxField({
+  id,
+  label,
+  checked,
+  onChange,
+  hint,
+}: {
+  id: string;
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  hint?: string;
+}) {
+  return (
+    <div className="flex items-start gap-3">
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+        className="mt-0.5 size-5 cursor-pointer accent-accent-600"
+      />
+      <div className="flex flex-col gap-0.5">
+        <label htmlFor={id} className="cursor-pointer text-sm font-medium text-neutral-900">
+          {label}
+        </label>
+        {hint ? <p className="text-xs text-neutral-500">{hint}</p> : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import type { ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { messages } from '../../../../common/messages.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { EmptyState } from '../../../components/ui/empty-state.tsx';
+import { FormAlert } from '../../../components/ui/form-alert.tsx';
+import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { cn } from '../../../lib/cn.ts';
+
+export function PanelHeader({
+  id,
+  title,
+  action,
+}: {
+  id: string;
+  title: string;
+  action?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <h2 id={id} className="text-xl font-semibold text-neutral-950">
+        {title}
+      </h2>
+      {action}
+    </div>
+  );
+}
+
+/** Loading skeleton, failure with Try again, or the empty message; else the panel's content. */
+export function PanelState({
+  query,
+  empty,
+  children,
+}: {
+  query: Pick<UseQueryResult, 'isPending' | 'isError' | 'error' | 'refetch'>;
+  empty: string | null;
+  children: ReactNode;
+}) {
+  if (query.isPending) {
+    return (
+      <div aria-busy="true" className="flex flex-col gap-3">
+        <span role="status" className="sr-only">
+          {messages.common.loadingEllipsis}
+        </span>
+        {[0, 1, 2].map((row) => (
+          <Skeleton key={row} shape="card" className="h-20 w-full" />
+        ))}
+      </div>
+    );
+  }
+  if (query.isError) {
+    return (
+      <FormAlert>
+        <p>{query.error?.message || messages.adminPage.loadFailed}</p>
+        <Button variant="outline" size="sm" className="mt-3" onClick={() => void query.refetch()}>
+          {messages.common.tryAgain}
+        </Button>
+      </FormAlert>
+    );
+  }
+  if (empty) return <EmptyState title={empty} headingLevel="h3" className="py-10" />;
+  return <>{children}</>;
+}
+
+export function AdminList({ children }: { children: ReactNode }) {
+  return (
+    <ul className="flex flex-col divide-y divide-neutral-200 overflow-hidden rounded-card border border-neutral-200/80 bg-white shadow-card">
+      {children}
+    </ul>
+  );
+}
+
+export function AdminListRow({ children, dimmed }: { children: ReactNode; dimmed?: boolean }) {
+  return (
+    <li
+      className={cn(
+        'flex flex-wrap items-center gap-3 px-3 py-3 md:flex-nowrap md:gap-4 md:px-4',
+        dimmed && 'bg-neutral-50',
+      )}
+    >
+      {children}
+    </li>
+  );
+}

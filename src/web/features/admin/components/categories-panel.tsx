@@ -1,0 +1,210 @@
+import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Pencil, Plus, Star } from 'lucide-react';
+import type { AdminCategory } from '../../../../common/api/admin.ts';
+import { messages } from '../../../../common/messages.ts';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog.tsx';
+import { FormAlert } from '../../../components/ui/form-alert.tsx';
+import { FormField, fieldHintId } from '../../../components/ui/form-field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { adminApi, adminCategoriesQuery } from '../admin-api.ts';
+import { CheckboxField, MoveButtons, moved, useAdminAction } from './admin-controls.tsx';
+import { AdminList, AdminListRow, PanelHeader, PanelState } from './admin-layout.tsx';
+
+const text = messages.adminPage;
+
+export function CategoriesPanel() {
+  const query = useQuery(adminCategoriesQuery());
+  const { run, busy } = useAdminAction();
+  const [editing, setEditing] = useState<AdminCategory | 'new' | null>(null);
+  const categories = query.data?.categories ?? [];
+
+  return (
+    <section aria-labelledby="admin-categories" className="flex flex-col gap-5">
+      <PanelHeader
+        id="admin-categories"
+        title={text.tabs.categories}
+        action={
+          <Button size="sm" onClick={() => setEditing('new')}>
+            <Plus aria-hidden="true" className="size-4" />
+            {text.newCategory}
+          </Button>
+        }
+      />
+      <PanelState query={query} empty={categories.length === 0 ? text.noCategories : null}>
+        <AdminList>
+          {categories.map((category, index) => (
+            <AdminListRow key={category.manualId} dimmed={!category.active}>
+              <MoveButtons
+                name={category.displayName}
+                first={index === 0}
+                last={index === categories.length - 1}
+                disabled={busy !== null}
+                onMove={(delta) =>
+                  void run('order', () =>
+                    adminApi.reorderCategories(
+                      moved(categories, index, delta).map((item) => item.manualId),
+                    ),
+                  )
+                }
+              />
+              <span aria-hidden="true" className="w-8 shrink-0 text-center text-2xl">
+                {category.emoji}
+              </span>
+              <div className="flex min-w-0 flex-1 flex-col gap-1">
+                <div className="flex flex-wrap items-center gap-2">
+                  <h3 className="font-semibold text-neutral-950">{category.displayName}</h3>
+                  {category.featured ? (
+                    <Badge variant="accent">
+                      <Star aria-hidden="true" />
+                      {text.featured}
+                    </Badge>
+                  ) : null}
+                  {category.active ? null : <Badge>{text.inactive}</Badge>}
+                </div>
+                <p className="text-xs text-neutral-500">
+                  {category.manualId} · {text.presetsCount(category.presetCount)}
+                </p>
+              </div>
+              <div className="flex shrink-0 flex-wrap justify-end gap-2">
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  onClick={() => setEditing(category)}
+                  aria-label={`${text.edit} ${category.displayName}`}
+                >
+                  <Pencil aria-hidden="true" className="size-4" />
+                  <span className="hidden md:inline">{text.edit}</span>
+                </Button>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  loading={busy === category.manualId}
+                  onClick={() =>
+                    void run(
+                      category.manualId,
+                      () =>
+                        adminApi.updateCategory(category.manualId, { active: !category.active }),
+                      text.saved,
+                    )
+                  }
+                  aria-label={`${category.active ? text.deactivate : text.activate} ${category.displayName}`}
+                >
+                  {category.active ? text.deactivate : text.activate}
+                </Button>
+              </div>
+            </AdminListRow>
+          ))}
+        </AdminList>
+      </PanelState>
+      {editing ? (
+        <CategoryDialog
+          category={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
+    </section>
+  );
+}
+
+function CategoryDialog({
+  category,
+  onClose,
+}: {
+  category: AdminCategory | null;
+  onClose: () => void;
+}) {
+  const { run, busy } = useAdminAction();
+  const [manualId, setManualId] = useState(category?.manualId ?? '');
+  const [displayName, setDisplayName] = useState(category?.displayName ?? '');
+  const [emoji, setEmoji] = useState(category?.emoji ?? '');
+  const [featured, setFeatured] = useState(category?.featured ?? false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    const body = { displayName: displayName.trim(), emoji: emoji.trim() || null, featured };
+    const save = category
+      ? adminApi.updateCategory(category.manualId, body)
+      : adminApi.createCategory({ ...body, manualId: manualId.trim() });
+    const result = await run(
+      'save',
+      // Also shown in the form, next to the field to fix; the toast repeats it.
+      () =>
+        save.catch((caught: unknown) => {
+          setError(caught instanceof Error ? caught.message : messages.common.unexpectedError);
+          throw caught;
+        }),
+      category ? text.saved : text.created,
+    );
+    if (result) onClose();
+  };
+
+  return (
+    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{category ? text.editCategory : text.newCategory}</DialogTitle>
+          <DialogDescription>{text.subtitle}</DialogDescription>
+        </DialogHeader>
+        <form className="flex flex-col gap-5" onSubmit={(event) => void submit(event)}>
+          {error ? <FormAlert>{error}</FormAlert> : null}
+          {category ? null : (
+            <FormField id="category-key" label={text.key} hint={text.keyHint}>
+              <Input
+                id="category-key"
+                required
+                value={manualId}
+                onChange={(event) => setManualId(event.target.value)}
+                aria-describedby={fieldHintId('category-key')}
+                autoComplete="off"
+              />
+            </FormField>
+          )}
+          <FormField id="category-name" label={text.displayName}>
+            <Input
+              id="category-name"
+              required
+              value={displayName}
+              onChange={(event) => setDisplayName(event.target.value)}
+              autoComplete="off"
+            />
+          </FormField>
+          <FormField id="category-emoji" label={text.emoji}>
+            <Input
+              id="category-emoji"
+              value={emoji}
+              onChange={(event) => setEmoji(event.target.value)}
+              className="w-24"
+              autoComplete="off"
+            />
+          </FormField>
+          <CheckboxField
+            id="category-featured"
+            label={text.featured}
+            checked={featured}
+            onChange={setFeatured}
+          />
+          <DialogFooter>
+            <Button variant="outline" onClick={onClose}>
+              {messages.common.cancel}
+            </Button>
+            <Button type="submit" loading={busy === 'save'}>
+              {category ? text.save : text.create}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}

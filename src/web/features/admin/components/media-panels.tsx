@@ -1,0 +1,240 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { GoodOrBad } from '../../../../common/api/catalog.ts';
+import { messages } from '../../../../common/messages.ts';
+import { catalog } from '../../../../common/product.ts';
+import { Image } from '../../../components/image.tsx';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { FormField } from '../../../components/ui/form-field.tsx';
+import { Input } from '../../../components/ui/input.tsx';
+import { cn } from '../../../lib/cn.ts';
+import {
+  adminApi,
+  adminExamplePhotosQuery,
+  adminQuizImagesQuery,
+  adminUploads,
+} from '../admin-api.ts';
+import {
+  CheckboxField,
+  ConfirmDelete,
+  MoveButtons,
+  moved,
+  selectClasses,
+  UploadButton,
+  useAdminAction,
+} from './admin-controls.tsx';
+import { PanelHeader, PanelState } from './admin-layout.tsx';
+
+const text = messages.adminPage;
+const gridClasses = 'grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4';
+
+/** The good and bad sample photos of the photo guidelines page. */
+export function ExamplePhotosPanel() {
+  const query = useQuery(adminExamplePhotosQuery());
+  const photos = query.data?.photos ?? [];
+  const { run, busy } = useAdminAction();
+  const [goodOrBad, setGoodOrBad] = useState<GoodOrBad>('good');
+  const [caption, setCaption] = useState('');
+
+  return (
+    <section aria-labelledby="admin-examples" className="flex flex-col gap-5">
+      <PanelHeader id="admin-examples" title={text.tabs.examplePhotos} />
+      <Card className="grid gap-4 p-5 md:grid-cols-[10rem_1fr_auto] md:items-end">
+        <FormField id="example-kind" label={`${text.good} / ${text.bad}`}>
+          <select
+            id="example-kind"
+            className={selectClasses}
+            value={goodOrBad}
+            onChange={(event) => setGoodOrBad(event.target.value as GoodOrBad)}
+          >
+            <option value="good">{text.good}</option>
+            <option value="bad">{text.bad}</option>
+          </select>
+        </FormField>
+        <FormField id="example-caption" label={text.caption}>
+          <Input
+            id="example-caption"
+            value={caption}
+            maxLength={catalog.captionMaxLength}
+            onChange={(event) => setCaption(event.target.value)}
+          />
+        </FormField>
+        <UploadButton
+          label={text.uploadExample}
+          size="md"
+          onUpload={async (file, onProgress) => {
+            await adminUploads.examplePhoto(goodOrBad, caption.trim(), file, onProgress);
+            setCaption('');
+          }}
+        />
+      </Card>
+      <PanelState query={query} empty={photos.length === 0 ? text.noExamples : null}>
+        <ul className={gridClasses}>
+          {photos.map((photo, index) => (
+            <li
+              key={photo.id}
+              className={cn(
+                'flex flex-col overflow-hidden rounded-card border border-neutral-200/80 bg-white shadow-card',
+                !photo.active && 'opacity-60',
+              )}
+            >
+              <Image
+                src={photo.image.variants[0]?.src ?? photo.image.src}
+                alt={photo.image.alt || photo.caption}
+                width={photo.image.width}
+                height={photo.image.height}
+                aspectRatio="1 / 1"
+                className="w-full"
+              />
+              <div className="flex flex-1 flex-col gap-2 p-3">
+                <div className="flex items-center gap-2">
+                  <Badge variant={photo.goodOrBad === 'good' ? 'success' : 'danger'}>
+                    {photo.goodOrBad === 'good' ? text.good : text.bad}
+                  </Badge>
+                  {photo.active ? null : <Badge>{text.inactive}</Badge>}
+                </div>
+                <p className="line-clamp-2 text-xs text-neutral-600">{photo.caption}</p>
+                <div className="mt-auto flex items-center justify-between gap-1">
+                  <MoveButtons
+                    name={photo.caption || text.tabs.examplePhotos}
+                    first={index === 0}
+                    last={index === photos.length - 1}
+                    disabled={busy !== null}
+                    onMove={(delta) =>
+                      void run('order', () =>
+                        adminApi.reorderExamplePhotos(
+                          moved(photos, index, delta).map((item) => item.id),
+                        ),
+                      )
+                    }
+                  />
+                  <div className="flex flex-col items-end gap-1">
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="h-8 px-2"
+                      onClick={() =>
+                        void run(photo.id, () =>
+                          adminApi.updateExamplePhoto(photo.id, {
+                            goodOrBad: photo.goodOrBad === 'good' ? 'bad' : 'good',
+                          }),
+                        )
+                      }
+                    >
+                      {photo.goodOrBad === 'good' ? text.bad : text.good}
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      className="h-8 px-2"
+                      onClick={() =>
+                        void run(photo.id, () =>
+                          adminApi.updateExamplePhoto(photo.id, { active: !photo.active }),
+                        )
+                      }
+                    >
+                      {photo.active ? text.deactivate : text.activate}
+                    </Button>
+                  </div>
+                  <ConfirmDelete
+                    label={`${messages.common.delete} ${photo.caption}`}
+                    onConfirm={() =>
+                      void run(photo.id, () => adminApi.deleteExamplePhoto(photo.id), text.deleted)
+                    }
+                  />
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </PanelState>
+    </section>
+  );
+}
+
+/** The Real or AI? quiz pictures; the quiz shows the first 16 active ones. */
+export function QuizImagesPanel() {
+  const query = useQuery(adminQuizImagesQuery());
+  const images = query.data?.images ?? [];
+  const { run } = useAdminAction();
+  const [isAi, setIsAi] = useState(true);
+
+  return (
+    <section aria-labelledby="admin-quiz" className="flex flex-col gap-5">
+      <PanelHeader id="admin-quiz" title={text.tabs.quizImages} />
+      <Card className="flex flex-col gap-4 p-5 md:flex-row md:items-center md:justify-between">
+        <CheckboxField
+          id="quiz-is-ai"
+          label={text.isAi}
+          hint={text.quizAiHint}
+          checked={isAi}
+          onChange={setIsAi}
+        />
+        <UploadButton
+          label={text.uploadQuiz}
+          size="md"
+          onUpload={(file, onProgress) => adminUploads.quizImage(isAi, file, onProgress)}
+        />
+      </Card>
+      <PanelState query={query} empty={images.length === 0 ? text.noQuizImages : null}>
+        <ul className={gridClasses}>
+          {images.map((image, index) => (
+            <li
+              key={image.id}
+              className={cn(
+                'flex flex-col overflow-hidden rounded-card border border-neutral-200/80 bg-white shadow-card',
+                !image.active && 'opacity-60',
+              )}
+            >
+              <Image
+                src={image.image.variants[0]?.src ?? image.image.src}
+                alt={image.image.alt}
+                width={image.image.width}
+                height={image.image.height}
+                aspectRatio="4 / 5"
+                className="w-full"
+              />
+              <div className="flex flex-col gap-3 p-3">
+                <div className="flex items-center gap-2">
+                  <Badge variant={image.isAi ? 'accent' : 'neutral'}>
+                    {image.isAi ? text.aiLabel : text.real}
+                  </Badge>
+                  {image.active ? null : <Badge>{text.inactive}</Badge>}
+                </div>
+                <CheckboxField
+                  id={`quiz-ai-${image.id}`}
+                  label={`${text.isAi} (${index + 1})`}
+                  checked={image.isAi}
+                  onChange={(checked) =>
+                    void run(image.id, () => adminApi.updateQuizImage(image.id, { isAi: checked }))
+                  }
+                />
+                <div className="flex items-center justify-between gap-2">
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    onClick={() =>
+                      void run(image.id, () =>
+                        adminApi.updateQuizImage(image.id, { active: !image.active }),
+                      )
+                    }
+                  >
+                    {image.active ? text.deactivate : text.activate}
+                  </Button>
+                  <ConfirmDelete
+                    label={`${messages.common.delete} ${image.image.alt}`}
+                    onConfirm={() =>
+                      void run(image.id, () => adminApi.deleteQuizImage(image.id), text.deleted)
+                    }
+                  />
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </PanelState>
+    </section>
+  );
+}

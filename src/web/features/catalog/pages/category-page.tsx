@@ -1,0 +1,227 @@
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { ArrowLeft, Layers, Lock, X } from 'lucide-react';
+import { Link, useLocation, useParams } from 'react-router';
+import { messages } from '../../../../common/messages.ts';
+import { canUseBulk, routes } from '../../../../common/product.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Container } from '../../../components/ui/container.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogClose,
+} from '../../../components/ui/dialog.tsx';
+import { EmptyState } from '../../../components/ui/empty-state.tsx';
+import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { notify } from '../../../components/ui/toast.ts';
+import { isApiError } from '../../../lib/api-client.ts';
+import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { useSession } from '../../auth/session.ts';
+import { categoryQueryOptions, readCatalogLinkState } from '../catalog-api.ts';
+import { PresetCard, PresetCardSkeleton } from '../components/preset-card.tsx';
+
+const text = messages.catalog;
+const gridClasses = 'grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4';
+
+/**
+ * /category/{categoryId}: every preset of a category as a grid, with multi-select for Bulk
+ * Generate. Bulk is a Pro, Premium and Enterprise feature (spec README resolution); others see
+ * the gate with an upgrade link. Bulk generation itself arrives with model creation, so for an
+ * eligible user the action explains that instead of pretending to queue anything.
+ */
+export function CategoryPage() {
+  const { categoryId = '' } = useParams();
+  const location = useLocation();
+  const { categoryName } = readCatalogLinkState(location.state);
+  const query = useQuery(categoryQueryOptions(categoryId));
+  const { subscription } = useSession();
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [dialogOpen, setDialogOpen] = useState(false);
+
+  const title = query.data?.category.displayName ?? categoryName ?? messages.pageTitles.category;
+  usePageTitle(title);
+
+  const eligible = subscription?.active === true && canUseBulk(subscription.tier);
+  const count = selected.size;
+
+  const toggle = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const bulkGenerate = () => {
+    if (!eligible) {
+      notify.error(messages.bulk.proOnly);
+      return;
+    }
+    if (count === 0) {
+      notify.error(messages.bulk.selectAtLeastOne);
+      return;
+    }
+    setDialogOpen(true);
+  };
+
+  return (
+    <Container className="flex flex-col gap-8 py-8 md:gap-10 md:py-12">
+      <div className="flex flex-col gap-4">
+        <Button asChild variant="ghost" size="sm" className="-ml-3 self-start">
+          <Link to={routes.dashboard}>
+            <ArrowLeft aria-hidden="true" className="size-4" />
+            {messages.common.back}
+          </Link>
+        </Button>
+        <header className="flex flex-col gap-2">
+          <h1 className="flex items-center gap-3 text-3xl font-semibold text-neutral-950 md:text-4xl">
+            {query.data?.category.emoji ? (
+              <span aria-hidden="true">{query.data.category.emoji}</span>
+            ) : null}
+            {query.isPending && !categoryName ? <Skeleton className="h-10 w-56" /> : title}
+          </h1>
+          <p className="text-base text-neutral-600">{text.categoryHint}</p>
+        </header>
+      </div>
+
+      {eligible ? null : (
+        <div
+          role="note"
+          className="flex flex-col gap-3 rounded-card border border-accent-200 bg-accent-50/70 p-4 md:flex-row md:items-center md:justify-between md:p-5"
+        >
+          <div className="flex items-start gap-3">
+            <Lock aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-accent-700" />
+            <div className="flex flex-col gap-0.5">
+              <p className="font-semibold text-neutral-950">{text.bulkLockedTitle}</p>
+              <p className="text-sm text-neutral-700">{messages.bulk.proOnly}</p>
+            </div>
+          </div>
+          <Button asChild size="sm" className="self-start md:self-auto">
+            <Link to={`${routes.subscription}?redirect=${encodeURIComponent(location.pathname)}`}>
+              {text.upgrade}
+            </Link>
+          </Button>
+        </div>
+      )}
+
+      {query.isPending ? (
+        <div aria-busy="true" className={gridClasses}>
+          <span role="status" className="sr-only">
+            {messages.common.loadingEllipsis}
+          </span>
+          {Array.from({ length: 8 }, (_, i) => (
+            <PresetCardSkeleton key={i} />
+          ))}
+        </div>
+      ) : query.isError ? (
+        <EmptyState
+          title={
+            <span role="alert">
+              {isApiError(query.error) && query.error.status === 404
+                ? text.categoryNotFound
+                : text.somethingWentWrong}
+            </span>
+          }
+          description={
+            isApiError(query.error) && query.error.status === 404
+              ? undefined
+              : query.error.message || text.loadModelsFailedPlain
+          }
+          action={
+            isApiError(query.error) && query.error.status === 404 ? (
+              <Button asChild variant="outline">
+                <Link to={routes.dashboard}>{messages.common.goBack}</Link>
+              </Button>
+            ) : (
+              <Button variant="outline" onClick={() => void query.refetch()}>
+                {text.tryAgain}
+              </Button>
+            )
+          }
+        />
+      ) : query.data.presets.length === 0 ? (
+        <EmptyState
+          title={text.emptyCategory}
+          action={
+            <Button variant="outline" onClick={() => notify.info(text.comingSoon)}>
+              {text.addModel}
+            </Button>
+          }
+        />
+      ) : (
+        <ul className={gridClasses}>
+          {query.data.presets.map((preset, index) => (
+            <li key={preset.id}>
+              <PresetCard
+                preset={preset}
+                eager={index < 4}
+                linkState={{ fromCategory: categoryId, categoryName: title }}
+                selected={selected.has(preset.id)}
+                onSelectedChange={(on) => toggle(preset.id, on)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {/* The bulk bar: always in the page flow at the bottom, sticky so it stays in reach. */}
+      {query.data && query.data.presets.length > 0 ? (
+        <div className="sticky bottom-4 z-30 flex items-center justify-between gap-3 rounded-full border border-neutral-200 bg-white/95 py-2 pr-2 pl-5 shadow-lifted backdrop-blur">
+          <p aria-live="polite" className="text-sm font-medium text-neutral-700 tabular-nums">
+            {text.selectedCount(count)}
+          </p>
+          <div className="flex items-center gap-2">
+            {count > 0 ? (
+              <Button variant="ghost" size="sm" onClick={() => setSelected(new Set())}>
+                <X aria-hidden="true" className="size-4" />
+                <span className="sr-only md:not-sr-only">{text.clearSelection}</span>
+              </Button>
+            ) : null}
+            <Button
+              size="sm"
+              onClick={bulkGenerate}
+              disabled={eligible && count === 0}
+              aria-describedby={eligible ? undefined : 'bulk-gate'}
+            >
+              {eligible ? (
+                <Layers aria-hidden="true" className="size-4" />
+              ) : (
+                <Lock aria-hidden="true" className="size-4" />
+              )}
+              {text.bulkGenerate}
+              {count > 0 ? (
+                <span className="rounded-full bg-white/20 px-2 py-0.5 text-xs tabular-nums">
+                  {count}
+                </span>
+              ) : null}
+            </Button>
+            {eligible ? null : (
+              <span id="bulk-gate" className="sr-only">
+                {messages.bulk.proOnly}
+              </span>
+            )}
+          </div>
+        </div>
+      ) : null}
+
+      <Dialog open={dialogOpen} onOpenChange={setDialogOpen}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>{text.bulkComingSoonTitle}</DialogTitle>
+            <DialogDescription>{text.bulkComingSoonText(count)}</DialogDescription>
+          </DialogHeader>
+          <p className="text-sm text-neutral-600">{messages.bulk.cost(count)}</p>
+          <DialogFooter>
+            <DialogClose asChild>
+              <Button variant="outline">{messages.common.close}</Button>
+            </DialogClose>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </Container>
+  );
+}

@@ -1,0 +1,48 @@
+import type { ReactNode } from 'react';
+import { ArrowRight } from 'lucide-react';
+import { Link } from 'react-router';
+import { messages } from '../../../../common/messages.ts';
+import { routes } from '../../../../common/product.ts';
+import { Button, type ButtonProps } from '../../../components/ui/button.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { useSession } from '../../auth/session.ts';
+
+export interface SessionCtaProps {
+  /** What a signed-out visitor reads; signed-in people always read "Go to Dashboard". */
+  signedOutLabel?: ReactNode;
+  variant?: ButtonProps['variant'];
+  size?: ButtonProps['size'];
+  className?: string;
+  arrow?: boolean;
+}
+
+/**
+ * The landing's calls to action: the dashboard for people signed in, sign-up for the others.
+ * Until the session is known the button keeps its room but stays hidden, so nobody sees the
+ * wrong one flash and nothing moves when it appears.
+ */
+export function SessionCta({
+  signedOutLabel = messages.landing.pricing.getStarted,
+  variant,
+  size = 'lg',
+  className,
+  arrow = false,
+}: SessionCtaProps) {
+  const { status } = useSession();
+  const signedIn = status === 'signed-in';
+  const known = status !== 'loading';
+  return (
+    <Button
+      asChild
+      variant={variant}
+      size={size}
+      className={cn(!known && 'invisible', className)}
+      aria-hidden={known ? undefined : true}
+    >
+      <Link to={signedIn ? routes.dashboard : routes.signup} tabIndex={known ? undefined : -1}>
+        {signedIn ? messages.landing.pricing.goToDashboard : signedOutLabel}
+        {arrow ? <ArrowRight aria-hidden="true" className="size-4" /> : null}
+      </Link>
+    </Button>
+  );
+}

@@ -1,0 +1,235 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, request, test, type Page } from '@playwright/test';
+
+// The operator's /admin page. Granting the admin role takes the command line
+// (`npm run admin -- grant <email>`), which opens the embedded database itself; PGlite allows one
+// process at a time, so it cannot run beside the shared e2e server. This file therefore runs its
+// own server on its own data directory: sign up, stop the server, grant, start it again.
+// Texts are written out (not imported from messages.ts): the tests check what a person reads.
+
+const port = 3297;
+const origin = `http://127.0.0.1:${port}`;
+const dataDir = path.resolve(`.tmp/e2e-admin-${Date.now()}`);
+const password = 'studio-portrait-42';
+const adminEmail = `admin-${randomBytes(4).toString('hex')}@example.com`;
+const userEmail = `user-${randomBytes(4).toString('hex')}@example.com`;
+const portrait = '/work/shared/fixtures/photos/real-portraits/hopper.jpg';
+const screenshotDir = 'test-results/screenshots';
+
+let server: ChildProcess | undefined;
+
+async function startServer(): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PUBLIC_URL: origin,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_DISABLED: 'true',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const deadline = Date.now() + 240_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null)
+      throw new Error(`The admin test server exited (${child.exitCode})`);
+    try {
+      if ((await fetch(`${origin}/readyz`)).ok) return child;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+  child.kill('SIGTERM');
+  throw new Error('The admin test server did not start in time');
+}
+
+/** A clean stop, so PGlite releases the database for the command line. */
+async function stopServer(child: ChildProcess | undefined) {
+  if (!child || child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+async function signUp(email: string) {
+  const context = await request.newContext({ baseURL: origin });
+  const response = await context.post('/api/auth/sign-up/email', {
+    data: { email, password, name: 'Catalog Operator' },
+    headers: { origin },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  await context.dispose();
+}
+
+/** Signs the page's browser in through the API, as the login form would (cookie set). */
+async function signIn(page: Page, email: string) {
+  await page.goto('/terms');
+  const status = await page.evaluate(
+    async ({ address, secret }) => {
+      const response = await fetch('/api/auth/sign-in/email', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: address, password: secret }),
+      });
+      return response.status;
+    },
+    { address: email, secret: password },
+  );
+  expect(status).toBe(200);
+}
+
+test.describe.configure({ mode: 'serial' });
+test.use({ baseURL: origin });
+
+test.beforeAll(async () => {
+  test.setTimeout(600_000);
+  await mkdir(dataDir, { recursive: true });
+  server = await startServer();
+  await signUp(adminEmail);
+  await signUp(userEmail);
+  await stopServer(server);
+
+  const grant = spawnSync(
+    process.execPath,
+    ['node_modules/tsx/dist/cli.mjs', 'src/server/cli/admin.ts', 'grant', adminEmail],
+    { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, encoding: 'utf8' },
+  );
+  expect(grant.status, `${grant.stdout}\n${grant.stderr}`).toBe(0);
+  expect(grant.stdout).toContain(`${adminEmail} is now an admin.`);
+
+  server = await startServer();
+});
+
+test.afterAll(async () => {
+  await stopServer(server);
+});
+
+test('an admin creates a category and a preset with a picture, and visitors see it', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const key = `e2e-${randomBytes(3).toString('hex')}`;
+  const categoryName = `Studio ${key}`;
+  const presetName = `Window Light ${key}`;
+
+  await signIn(page, adminEmail);
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { level: 1, name: 'Catalog admin' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 3, name: 'Professional' })).toBeVisible();
+
+  await test.step('create a category', async () => {
+    await page.getByRole('button', { name: 'New category' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New category' });
+    // A key the server refuses shows its reason in the form.
+    await dialog.getByLabel('Key').fill('Not A Key');
+    await dialog.getByLabel('Display name').fill(categoryName);
+    await dialog.getByLabel('Emoji').fill('🪟');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('Use lowercase letters, digits');
+    await dialog.getByLabel('Key').fill(key);
+    await dialog.getByLabel('Featured').check();
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(page.getByRole('heading', { level: 3, name: categoryName })).toBeVisible();
+  });
+
+  await test.step('move it up one place', async () => {
+    await page.getByRole('button', { name: `Move ${categoryName} up` }).click();
+    await expect
+      .poll(async () => {
+        const response = await page.request.get('/api/admin/categories');
+        const body = (await response.json()) as { categories: { manualId: string }[] };
+        return body.categories.map((category) => category.manualId).slice(-2);
+      })
+      .toEqual([key, 'fashion']);
+  });
+
+  await test.step('create a preset in it and upload its picture', async () => {
+    await page.getByRole('tab', { name: 'Presets' }).click();
+    await page.getByLabel('Category', { exact: true }).selectOption(key);
+    await expect(page.getByText('No presets in this category yet')).toBeVisible();
+    await page.getByRole('button', { name: 'New preset' }).click();
+    const form = page.getByRole('dialog', { name: 'New preset' });
+    await form.getByLabel('Display name').fill(presetName);
+    await form.getByLabel('Description').fill('Soft window light, calm and natural.');
+    await form.getByLabel('Prompt').fill('portrait of {trigger} by a tall window, soft light');
+    await form.getByRole('button', { name: 'Create' }).click();
+
+    const pictures = page.getByRole('dialog', { name: `Pictures of ${presetName}` });
+    await expect(pictures).toBeVisible();
+    // Not an image: the server's reason is shown.
+    const notAnImage = path.join(dataDir, 'not-an-image.jpg');
+    await writeFile(notAnImage, 'hello, this is text');
+    await pictures.getByTestId('upload-input').first().setInputFiles(notAnImage);
+    await expect(pictures.getByRole('alert')).toContainText(
+      'Not a supported image type (JPEG, PNG or WebP)',
+    );
+    // A real portrait becomes the featured picture.
+    await pictures.getByTestId('upload-input').first().setInputFiles(portrait);
+    await expect(pictures.getByRole('button', { name: 'Replace featured picture' })).toBeVisible({
+      timeout: 30_000,
+    });
+    await expect(pictures.getByRole('img', { name: presetName })).toBeVisible();
+    await pictures.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await expect(page.getByRole('heading', { level: 3, name: presetName })).toBeVisible();
+  });
+
+  await test.step('the landing API and the studio show it', async () => {
+    const response = await page.request.get('/api/catalog/landing');
+    const landing = (await response.json()) as {
+      categories: { manualId: string; displayName: string; presets: { displayName: string }[] }[];
+    };
+    const category = landing.categories.find((item) => item.manualId === key);
+    expect(category?.displayName).toBe(categoryName);
+    expect(category?.presets.map((preset) => preset.displayName)).toEqual([presetName]);
+
+    await page.goto('/dashboard');
+    const section = page.getByRole('region', { name: new RegExp(`${categoryName} \\(`) });
+    await expect(section.getByRole('link', { name: presetName })).toBeVisible();
+  });
+
+  await test.step('deactivating the category hides it from visitors', async () => {
+    await page.goto('/admin');
+    await page.getByRole('button', { name: `Deactivate ${categoryName}` }).click();
+    await expect(page.getByRole('button', { name: `Activate ${categoryName}` })).toBeVisible();
+    const response = await page.request.get('/api/catalog/categories');
+    const body = (await response.json()) as { categories: { manualId: string }[] };
+    expect(body.categories.map((category) => category.manualId)).not.toContain(key);
+  });
+});
+
+test('a non-admin and a visitor get the 404 page at /admin, and 404 from the admin API', async ({
+  page,
+}) => {
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible();
+  expect((await page.request.get('/api/admin/categories')).status()).toBe(404);
+
+  await signIn(page, userEmail);
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Oops! Page not found' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Catalog admin' })).toHaveCount(0);
+  const response = await page.request.get('/api/admin/categories');
+  expect(response.status()).toBe(404);
+});
+
+test('screenshots of /admin at 390 and 1280 px', async ({ page }) => {
+  await mkdir(screenshotDir, { recursive: true });
+  await signIn(page, adminEmail);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.goto('/admin');
+    await expect(page.getByRole('heading', { level: 3, name: 'Professional' })).toBeVisible();
+    await page.waitForTimeout(200);
+    await page.screenshot({ path: `${screenshotDir}/admin-${width}.png`, fullPage: true });
+    await page.getByRole('tab', { name: 'Presets' }).click();
+    await expect(page.getByRole('heading', { level: 3, name: 'Corporate Headshot' })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: `${screenshotDir}/admin-presets-${width}.png`, fullPage: true });
+  }
+});
