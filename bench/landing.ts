@@ -4,7 +4,7 @@
 //
 //   npm run bench landing
 //   CHROME_PATH=/usr/bin/chromium (default)   LANDING_RUNS=1 (median of N Lighthouse runs)
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,23 +64,29 @@ interface NetworkItem {
   transferSize?: number;
 }
 
-function lighthouse(url: string, outFile: string): Measurement {
+async function lighthouse(url: string, outFile: string): Promise<Measurement> {
   const bin = path.join(repoRoot, 'node_modules/lighthouse/cli/index.js');
-  const result = spawnSync(
-    process.execPath,
-    [
-      bin,
-      url,
-      '--only-categories=performance',
-      '--form-factor=mobile',
-      '--output=json',
-      `--output-path=${outFile}`,
-      `--chrome-flags=${chromeFlags}`,
-      '--quiet',
-    ],
-    { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, CHROME_PATH: chromePath } },
-  );
-  if (result.status !== 0) throw new Error(`lighthouse exited with ${result.status}`);
+  // Asynchronous on purpose: the server runs in this process, and a synchronous child would
+  // block the event loop it needs to answer Lighthouse.
+  const status = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        url,
+        '--only-categories=performance',
+        '--form-factor=mobile',
+        '--output=json',
+        `--output-path=${outFile}`,
+        `--chrome-flags=${chromeFlags}`,
+        '--quiet',
+      ],
+      { cwd: repoRoot, stdio: 'inherit', env: { ...process.env, CHROME_PATH: chromePath } },
+    );
+    child.on('error', reject);
+    child.on('exit', resolve);
+  });
+  if (status !== 0) throw new Error(`lighthouse exited with ${status}`);
   const lhr = JSON.parse(readFileSync(outFile, 'utf8'));
   const audit = (id: string) => lhr.audits[id];
   const items: NetworkItem[] = audit('network-requests').details.items;
@@ -138,7 +144,7 @@ try {
   if (presetCount === 0) throw new Error('the landing catalog is empty: seeding did not run');
   console.log(`app on ${url} (${presetCount} seeded presets); Lighthouse ×${runs}…`);
   for (let run = 0; run < runs; run += 1) {
-    measurements.push(lighthouse(url, path.join(dataDir, `lighthouse-${run}.json`)));
+    measurements.push(await lighthouse(url, path.join(dataDir, `lighthouse-${run}.json`)));
   }
 } finally {
   await running.stop();

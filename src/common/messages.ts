@@ -638,6 +638,8 @@ export const messages = {
     savingsAmount: `${formatUsd(yearlyOffer.savingsUsd)} off`,
     creditsPerMonth: `${yearlyOffer.monthlyCredits} credits every month`,
     subtitle: 'A one-time price for quiz takers. Claim it before the timer runs out.',
+    alreadySubscribed: (plan: string) => `You're on the ${plan} plan: everything is ready.`,
+    goToDashboard: 'Go to your studio',
     creditsPerYear: `${yearlyOffer.creditsPerYear} credits a year`,
     billedYearly: 'Billed yearly',
     featuresHeading: 'Everything in Premium Yearly:',

@@ -338,4 +338,14 @@ test('a visitor claims the offer, signs up, pays and is on Premium Yearly with 2
     subscription: { active: boolean; tier: string; credits: number };
   };
   expect(subscription).toMatchObject({ active: true, tier: 'premium', credits: 200 });
+
+  // Back on the results, the offer no longer sells the plan the visitor now has.
+  await page.getByRole('button', { name: 'Learn More About AI Photo Creation' }).click();
+  await page.getByRole('button', { name: 'START CREATING AI PHOTOS' }).click();
+  await expect(page.getByText("You're on the Premium plan: everything is ready.")).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Start Creating AI Photos' })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'Go to your studio' })).toHaveAttribute(
+    'href',
+    '/dashboard',
+  );
 });

@@ -14,7 +14,7 @@ export interface PresetCardProps {
   /** With these the card gets a checkbox for multi-select (category page). */
   selected?: boolean;
   onSelectedChange?: (selected: boolean) => void;
-  /** The first cards of a page are above the fold: load them at once. */
+  /** The first cards of a page are above the fold: their pictures load first. */
   eager?: boolean;
   className?: string;
 }
@@ -64,7 +64,11 @@ export function PresetCard({
             width={preset.featuredImage?.width}
             height={preset.featuredImage?.height}
             aspectRatio={cardAspect}
-            loading={eager ? 'eager' : 'lazy'}
+            // Never lazy: in a sideways carousel lazy pictures load only as a card scrolls in,
+            // so paging shows empty frames first. The catalog is a few dozen small WebPs; the
+            // ones above the fold go first, the rest at low priority.
+            loading="eager"
+            fetchPriority={eager ? 'high' : 'low'}
             className="w-full transition-transform duration-300 group-hover:scale-[1.03] motion-reduce:transition-none motion-reduce:group-hover:scale-100"
           />
         </div>

@@ -52,10 +52,15 @@ export function PlanSummary({ subscription }: { subscription: SessionSubscriptio
               <ArrowRight aria-hidden="true" className="size-4" />
             </Link>
           </Button>
-          <Button asChild size="sm" variant="outline">
-            <Link to={active ? routes.buyCredits : routes.subscription}>
+          {active ? null : (
+            <Button asChild size="sm" variant="outline">
+              <Link to={routes.subscription}>{text.choosePlan}</Link>
+            </Button>
+          )}
+          <Button asChild size="sm" variant={active ? 'outline' : 'ghost'}>
+            <Link to={routes.buyCredits}>
               <Coins aria-hidden="true" className="size-4" />
-              {active ? text.buyMoreCredits : text.choosePlan}
+              {text.buyMoreCredits}
             </Link>
           </Button>
         </div>

@@ -1,9 +1,12 @@
 import type { RefObject } from 'react';
 import { Check, Headphones, LockKeyhole, ShieldCheck } from 'lucide-react';
 import { messages } from '../../../../common/messages.ts';
+import { tierName } from '../../../../common/product.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { Link } from 'react-router';
+import { useSession } from '../../auth/session.ts';
 import { useOfferCheckout } from '../use-offer-checkout.ts';
 import { OfferCountdown } from './offer-countdown.tsx';
 
@@ -13,6 +16,9 @@ const claimIcons = [ShieldCheck, LockKeyhole, Headphones] as const;
 /** Stage 3 of the results: the Premium Yearly offer with its countdown. */
 export function OfferStage({ headingRef }: { headingRef: RefObject<HTMLHeadingElement | null> }) {
   const { claim, busy } = useOfferCheckout();
+  // A buyer comes back here after paying: offering the plan again would only earn an error.
+  const { subscription } = useSession();
+  const subscribed = subscription?.active === true;
 
   return (
     <div className="flex flex-col gap-6">
@@ -80,9 +86,20 @@ export function OfferStage({ headingRef }: { headingRef: RefObject<HTMLHeadingEl
             </ul>
           </div>
 
-          <Button size="lg" loading={busy} onClick={() => void claim()} className="w-full">
-            {busy ? text.processing : text.cta}
-          </Button>
+          {subscribed ? (
+            <div className="flex flex-col gap-3 text-center">
+              <p role="status" className="text-sm font-medium text-neutral-700">
+                {text.alreadySubscribed(tierName(subscription.tier))}
+              </p>
+              <Button size="lg" asChild className="w-full">
+                <Link to="/dashboard">{text.goToDashboard}</Link>
+              </Button>
+            </div>
+          ) : (
+            <Button size="lg" loading={busy} onClick={() => void claim()} className="w-full">
+              {busy ? text.processing : text.cta}
+            </Button>
+          )}
         </div>
       </Card>
 
