@@ -28,8 +28,10 @@ describe('billing configuration', () => {
       provider: 'local',
       testClock: true,
     });
+    // A production demo must opt in to the test checkout; even then it has no test clock.
     const production = loadConfig({
       NODE_ENV: 'production',
+      ALLOW_TEST_CHECKOUT: 'true',
       AUTH_SECRET: 'x'.repeat(40),
       DATA_DIR: dataDir(),
     });
