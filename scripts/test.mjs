@@ -83,7 +83,7 @@ if (wants('postgres') && TEST_DATABASE_URL) {
 if (wants('e2e')) {
   if (run('web build', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
     rmSync('.tmp/playwright-results.json', { force: true });
-    run('browser tests (Chromium)', 'npx', ['playwright', 'test'], {
+    run('browser tests (Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: '.tmp/playwright-results.json',
     });
     countPlaywright('.tmp/playwright-results.json');
