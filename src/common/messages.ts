@@ -47,6 +47,22 @@ const paymentRedirectFailedTitle = 'Payment Redirect Failed';
 const paymentRedirectFailedDescription = "We couldn't redirect you to payment. Please try again.";
 
 export const messages = {
+  /** What the API answers when a request itself is wrong, whatever the feature. */
+  http: {
+    invalidAddress: 'This address is not valid.',
+    serverError: 'Something went wrong on our side. Please try again.',
+    tooManyRequests: 'Too many requests. Please wait a moment and try again.',
+    nothingHere: 'There is nothing at this address.',
+    methodNotAllowed: (method: string) => `${method} is not allowed here.`,
+    tooLarge: 'The request is too large.',
+    unsupportedContentType: 'This content type is not supported here.',
+    invalidJson: 'The request body is not valid JSON.',
+    emptyBody: 'The request body is empty.',
+    signInRequired: 'Please sign in to continue.',
+    linkInvalid: 'This link is not valid.',
+    linkExpired: 'This link has expired.',
+    fileNotFound: 'File not found',
+  },
   common: {
     brand: brand.name,
     imageNotAvailable: 'Image not available',

@@ -16,6 +16,7 @@ import {
 } from 'fastify-type-provider-zod';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import type { ErrorCode, ErrorResponse } from '../common/errors.ts';
+import { messages } from '../common/messages.ts';
 import type { Storage } from './adapters/storage/storage.ts';
 import { LocalStorage } from './adapters/storage/local-storage.ts';
 import type { Mailer } from './adapters/email/mailer.ts';
@@ -73,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // The router refuses a malformed URL (`%E0`) before any handler runs; answer in our shape.
     frameworkErrors: (_error, _request, reply) =>
-      sendError(reply, 400, 'BAD_REQUEST', 'This address is not valid.'),
+      sendError(reply, 400, 'BAD_REQUEST', messages.http.invalidAddress),
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
@@ -100,12 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
-      return sendError(
-        reply,
-        500,
-        'INTERNAL',
-        'Something went wrong on our side. Please try again.',
-      );
+      return sendError(reply, 500, 'INTERNAL', messages.http.serverError);
     }
     return sendError(reply, status, codeForStatus(status), messageForClientError(error, status));
   });
@@ -131,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const origin = request.headers.origin;
     const fetchSite = request.headers['sec-fetch-site'];
     if ((origin && !config.trustedOrigins.includes(origin)) || fetchSite === 'cross-site') {
-      throw new AppError('FORBIDDEN', 'This request came from another site and was refused.');
+      throw new AppError('FORBIDDEN', messages.auth.crossSiteRefused);
     }
   });
 
@@ -161,8 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     global: config.rateLimit.enabled,
     max: config.rateLimit.perMinute,
     timeWindow: '1 minute',
-    errorResponseBuilder: () =>
-      new AppError('RATE_LIMITED', 'Too many requests. Please wait a moment and try again.'),
+    errorResponseBuilder: () => new AppError('RATE_LIMITED', messages.http.tooManyRequests),
   });
 
   await app.register(swagger, {
@@ -251,9 +246,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const allowed = methods.filter((method) => knownRoutes.find(method, pathname));
     if (allowed.length > 0) {
       reply.header('allow', allowed.join(', '));
-      return sendError(reply, 405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here.`);
+      return sendError(
+        reply,
+        405,
+        'METHOD_NOT_ALLOWED',
+        messages.http.methodNotAllowed(request.method),
+      );
     }
-    return sendError(reply, 404, 'NOT_FOUND', 'There is nothing at this address.');
+    return sendError(reply, 404, 'NOT_FOUND', messages.http.nothingHere);
   });
 
   return app;
@@ -293,10 +293,10 @@ function codeForStatus(status: number): ErrorCode {
 }
 
 function messageForClientError(error: FastifyError, status: number): string {
-  if (status === 413) return 'The request is too large.';
-  if (status === 415) return 'This content type is not supported here.';
+  if (status === 413) return messages.http.tooLarge;
+  if (status === 415) return messages.http.unsupportedContentType;
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
-    return 'The request body is not valid JSON.';
-  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return 'The request body is empty.';
+    return messages.http.invalidJson;
+  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return messages.http.emptyBody;
   return error.message;
 }

@@ -1,6 +1,7 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyRequest } from 'fastify';
 import type { Auth } from '../features/auth/auth.ts';
+import { messages } from '../../common/messages.ts';
 import { AppError } from './app-error.ts';
 
 export interface SessionUser {
@@ -37,7 +38,7 @@ export function createAuthenticator(auth: Auth) {
 
   async function requireUser(request: FastifyRequest): Promise<SessionUser> {
     const user = await currentUser(request);
-    if (!user) throw new AppError('UNAUTHORIZED', 'Please sign in to continue.');
+    if (!user) throw new AppError('UNAUTHORIZED', messages.http.signInRequired);
     return user;
   }
 

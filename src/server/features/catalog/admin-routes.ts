@@ -32,8 +32,6 @@ import { AppError } from '../../http/app-error.ts';
 import type { Authenticator } from '../../http/authenticate.ts';
 import type { CatalogAdminService } from './admin-service.ts';
 
-/** What an unknown address answers; the admin area looks the same to anyone who is not an admin. */
-const nothingHere = 'There is nothing at this address.';
 
 const manualIdParams = z.object({ manualId: z.string().min(1).max(64) });
 const idParams = z.object({ id: z.string().min(1).max(64) });
@@ -61,9 +59,10 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{
     },
   });
 
+  // Anyone but an admin gets the answer of an unknown address, so the admin area cannot be found.
   app.addHook('onRequest', async (request) => {
     const user = await authenticator.currentUser(request);
-    if (user?.role !== 'admin') throw new AppError('NOT_FOUND', nothingHere);
+    if (user?.role !== 'admin') throw new AppError('NOT_FOUND', messages.http.nothingHere);
   });
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
@@ -71,7 +70,7 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{
   });
   // A wrong method or an unknown path answers 404 as well (never 405, which would confirm the address).
   app.setNotFoundHandler((_request, reply) =>
-    reply.status(404).send({ error: { code: 'NOT_FOUND', message: nothingHere } }),
+    reply.status(404).send({ error: { code: 'NOT_FOUND', message: messages.http.nothingHere } }),
   );
 
   const errors = { 400: errorResponseSchema, 404: errorResponseSchema };

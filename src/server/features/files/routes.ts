@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { LocalStorage } from '../../adapters/storage/local-storage.ts';
 import { filesPublicPath } from '../../adapters/storage/create-storage.ts';
 import { contentTypeForKey } from '../../adapters/storage/storage.ts';
+import { messages } from '../../../common/messages.ts';
 import { AppError } from '../../http/app-error.ts';
 
 const querySchema = z.object({
@@ -25,7 +26,7 @@ export async function fileRoutes(
     const key = (request.params as { '*': string })['*'];
     const parsed = querySchema.safeParse(request.query);
     // A repeated parameter arrives as an array: a hand-edited link, not a server error.
-    if (!parsed.success) throw new AppError('FORBIDDEN', 'This link is not valid.');
+    if (!parsed.success) throw new AppError('FORBIDDEN', messages.http.linkInvalid);
     const query = parsed.data;
     const verdict = storage.check({
       key,
@@ -33,9 +34,9 @@ export async function fileRoutes(
       signature: query.signature,
       download: query.download,
     });
-    if (verdict === 'expired') throw new AppError('FORBIDDEN', 'This link has expired.');
-    if (verdict === 'invalid') throw new AppError('FORBIDDEN', 'This link is not valid.');
-    if (!(await storage.exists(key))) throw new AppError('NOT_FOUND', 'File not found');
+    if (verdict === 'expired') throw new AppError('FORBIDDEN', messages.http.linkExpired);
+    if (verdict === 'invalid') throw new AppError('FORBIDDEN', messages.http.linkInvalid);
+    if (!(await storage.exists(key))) throw new AppError('NOT_FOUND', messages.http.fileNotFound);
     const secondsLeft = Math.max(0, Number(query.expires) - Math.floor(Date.now() / 1000));
     reply.header('content-type', contentTypeForKey(key));
     reply.header('cache-control', `private, max-age=${secondsLeft}`);
