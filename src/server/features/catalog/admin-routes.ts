@@ -32,7 +32,6 @@ import { AppError } from '../../http/app-error.ts';
 import type { Authenticator } from '../../http/authenticate.ts';
 import type { CatalogAdminService } from './admin-service.ts';
 
-
 const manualIdParams = z.object({ manualId: z.string().min(1).max(64) });
 const idParams = z.object({ id: z.string().min(1).max(64) });
 const imageParams = z.object({ id: z.string().min(1).max(64), imageId: z.string().min(1).max(64) });
