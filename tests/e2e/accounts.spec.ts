@@ -1,19 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { e2eOutboxDir } from './support/e2e-server.ts';
+import {
+  expectNoSeriousA11yViolations,
+  password,
+  signUpInBrowser,
+  uniqueEmail,
+} from './support/people.ts';
 
 // Accounts as a visitor meets them: sign-up, login, logout, password reset, the guard's
 // remembered page, account deletion, and the static pages. Texts are written out (not imported
 // from messages.ts) on purpose: the tests check what a person reads.
-
-const password = 'studio-portrait-42';
-
-function uniqueEmail(prefix: string): string {
-  return `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
-}
 
 /** An account made through the API, with its own cookies (the page stays signed out). */
 async function createAccount(request: APIRequestContext, baseURL: string | undefined) {
@@ -24,25 +22,6 @@ async function createAccount(request: APIRequestContext, baseURL: string | undef
   });
   expect(response.status(), await response.text()).toBe(200);
   return { email, password };
-}
-
-/** Signs the page's browser up through the API, as the sign-up form would (cookie set). */
-async function signUpInBrowser(page: Page): Promise<string> {
-  if (page.url() === 'about:blank') await page.goto('/terms');
-  const email = uniqueEmail('browser');
-  const status = await page.evaluate(
-    async ({ address, secret }) => {
-      const response = await fetch('/api/auth/sign-up/email', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: address, password: secret }),
-      });
-      return response.status;
-    },
-    { address: email, secret: password },
-  );
-  expect(status).toBe(200);
-  return email;
 }
 
 async function fillCredentials(page: Page, email: string, secret: string) {
@@ -88,18 +67,6 @@ async function waitForEmail(to: string): Promise<{ subject: string; text: string
     )
     .toBe(true);
   return found!;
-}
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  expect(
-    serious.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(' ')}`,
-    ),
-  ).toEqual([]);
 }
 
 test('a visitor signs up with email, logs out and signs in again', async ({ page }) => {

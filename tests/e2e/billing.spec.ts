@@ -1,48 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import {
+  expectNoSeriousA11yViolations,
+  password,
+  saveScreenshots,
+  signUpInBrowser,
+  uniqueEmail,
+} from './support/people.ts';
 
 // Plans, checkout, credits and the account area, through the built-in test-mode checkout
 // (BILLING=local, the e2e server's default) and its test clock. Texts are written out (not
 // imported from messages.ts) on purpose: the tests check what a person reads.
-
-const password = 'studio-portrait-42';
-const screenshotDir = 'test-results/screenshots';
-
-function uniqueEmail(prefix: string): string {
-  return `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
-}
-
-/** Signs the page's browser up through the API, as the sign-up form would (cookie set). */
-async function signUpInBrowser(page: Page): Promise<string> {
-  if (page.url() === 'about:blank') await page.goto('/terms');
-  const email = uniqueEmail('billing');
-  const status = await page.evaluate(
-    async ({ address, secret }) => {
-      const response = await fetch('/api/auth/sign-up/email', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: address, password: secret }),
-      });
-      return response.status;
-    },
-    { address: email, secret: password },
-  );
-  expect(status).toBe(200);
-  return email;
-}
-
-/** The page at phone and desktop width, full length, for a person to look at. */
-async function screenshots(page: Page, name: string) {
-  await mkdir(screenshotDir, { recursive: true });
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    // Lets the layout settle at the new width (and lazy fonts finish) before the picture.
-    await page.waitForTimeout(150);
-    await page.screenshot({ path: `${screenshotDir}/${name}-${width}.png`, fullPage: true });
-  }
-}
 
 function planCard(page: Page, title: string) {
   return page.getByRole('article', { name: title, exact: true });
@@ -83,18 +50,6 @@ async function expectFigure(page: Page, label: string, value: string) {
   await expect(card.getByRole('term').filter({ hasText: label })).toBeVisible();
 }
 
-async function expectNoSeriousA11yViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  expect(
-    serious.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(' ')}`,
-    ),
-  ).toEqual([]);
-}
-
 test('a subscriber buys Basic, tops up credits, cancels and the plan ends at period end', async ({
   page,
 }) => {
@@ -117,7 +72,7 @@ test('a subscriber buys Basic, tops up credits, cancels and the plan ends at per
     await expect(planCard(page, 'Premium').getByText('$79')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Select Plan' })).toHaveCount(3);
     await expectNoSeriousA11yViolations(page);
-    await screenshots(page, 'subscription');
+    await saveScreenshots(page, 'subscription');
   });
 
   await test.step('Basic through the test checkout', async () => {
@@ -136,7 +91,7 @@ test('a subscriber buys Basic, tops up credits, cancels and the plan ends at per
     await expect(page.getByText('Billed monthly until you cancel')).toBeVisible();
     await expect(page.getByText('50 credits every month')).toBeVisible();
     await expectNoSeriousA11yViolations(page);
-    await screenshots(page, 'test-checkout');
+    await saveScreenshots(page, 'test-checkout');
     await page.getByRole('button', { name: 'Pay $19' }).click();
 
     await expect(page).toHaveURL(/\/payment-success\?session_id=/);
@@ -149,7 +104,7 @@ test('a subscriber buys Basic, tops up credits, cancels and the plan ends at per
       'href',
       '/dashboard',
     );
-    await screenshots(page, 'payment-success');
+    await saveScreenshots(page, 'payment-success');
     await page.getByRole('link', { name: 'View Account' }).click();
   });
 
@@ -195,7 +150,7 @@ test('a subscriber buys Basic, tops up credits, cancels and the plan ends at per
     await expect(small.getByText('$19')).toBeVisible();
     await expect(small.getByText('Regular price $25')).toBeAttached();
     await expectNoSeriousA11yViolations(page);
-    await screenshots(page, 'buy-credits');
+    await saveScreenshots(page, 'buy-credits');
 
     await small.getByRole('button', { name: 'Buy Now' }).click();
     await expect(page).toHaveURL(/\/test-checkout\//);
@@ -211,7 +166,7 @@ test('a subscriber buys Basic, tops up credits, cancels and the plan ends at per
     await expect(dialog).toContainText('Your new balance is 250 credits.');
     // The return's query string is gone, so a reload does not verify again.
     await expect(page).toHaveURL('/buy-credits');
-    await screenshots(page, 'buy-credits-added');
+    await saveScreenshots(page, 'buy-credits-added');
     await dialog.getByRole('button', { name: 'Done' }).click();
     await expect(dialog).toHaveCount(0);
     await expect(
@@ -228,14 +183,14 @@ test('a subscriber buys Basic, tops up credits, cancels and the plan ends at per
     await expect(rows.filter({ hasText: 'Credit pack' })).toContainText('250');
     await expect(rows.filter({ hasText: 'Plan credits' })).toContainText('+50');
     await expectNoSeriousA11yViolations(page);
-    await screenshots(page, 'account');
+    await saveScreenshots(page, 'account');
   });
 
   await test.step('cancelling in the test portal keeps the plan until the period ends', async () => {
     await subscriptionCard(page).getByRole('button', { name: 'Manage Subscription' }).click();
     await expect(page).toHaveURL(/\/test-portal\?return=/);
     await expect(page.getByRole('note', { name: 'TEST MODE' })).toBeVisible();
-    await screenshots(page, 'test-portal');
+    await saveScreenshots(page, 'test-portal');
     await page.getByRole('button', { name: 'Cancel subscription' }).click();
     await expect(page.getByRole('button', { name: 'Keep my subscription' })).toBeVisible();
     await page.getByRole('button', { name: 'Back to your account' }).click();
@@ -324,7 +279,7 @@ test('credit packs need a plan first', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Buy Now' })).toHaveCount(0);
   await page.getByRole('link', { name: 'View plans' }).click();
   await expect(page).toHaveURL('/subscription');
-  await screenshots(page, 'subscription-no-plan');
+  await saveScreenshots(page, 'subscription-no-plan');
 });
 
 test('the payment success page needs a session id', async ({ page }) => {

@@ -1,39 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { expectNoSeriousA11yViolations, screenshotDir, signUpInBrowser } from './support/people.ts';
 
 // The signed-in studio's presets: the dashboard's Presets tab, /category/{id} and /model/{id},
 // against the default catalog the server seeds at start (five categories, seven presets each).
 // Texts are written out (not imported from messages.ts) on purpose: the tests check what a
 // person reads.
 
-const password = 'studio-portrait-42';
-const screenshotDir = 'test-results/screenshots';
 const seededCategories = ['Professional', '80s', 'Classy', 'Fantasy', 'Fashion'];
-
-function uniqueEmail(prefix: string): string {
-  return `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
-}
-
-/** Signs the page's browser up through the API, as the sign-up form would (cookie set). */
-async function signUpInBrowser(page: Page): Promise<string> {
-  if (page.url() === 'about:blank') await page.goto('/terms');
-  const email = uniqueEmail('catalog');
-  const status = await page.evaluate(
-    async ({ address, secret }) => {
-      const response = await fetch('/api/auth/sign-up/email', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: address, password: secret, name: 'Studio Tester' }),
-      });
-      return response.status;
-    },
-    { address: email, secret: password },
-  );
-  expect(status).toBe(200);
-  return email;
-}
 
 /** From the plan page, through the test-mode checkout, to the confirmed plan. */
 async function subscribe(page: Page, plan: 'Basic' | 'Pro' | 'Premium', price: string) {
@@ -63,18 +37,6 @@ async function expectPictureLoaded(picture: ReturnType<Page['locator']>) {
   await expect
     .poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBeGreaterThan(0);
-}
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  expect(
-    serious.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(' ')}`,
-    ),
-  ).toEqual([]);
 }
 
 async function firstPresetId(page: Page, category: string): Promise<string> {

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
+import { signUpInBrowser } from './support/people.ts';
 
 // The landing page as a visitor meets it, with the default seeded catalog. Texts are written out
 // (not imported from messages.ts) on purpose: the tests check what a person reads.
@@ -41,19 +41,6 @@ async function expectAllPicturesLoaded(page: Page) {
     await page.evaluate((top) => window.scrollTo({ top, behavior: 'instant' }), y);
     await expect.poll(() => unloadedPicturesInView(page), { timeout: 15_000 }).toEqual([]);
   }
-}
-
-async function signUpInBrowser(page: Page) {
-  const email = `landing-${randomBytes(5).toString('hex')}@example.com`;
-  const status = await page.evaluate(async (address) => {
-    const response = await fetch('/api/auth/sign-up/email', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: address, password: 'studio-portrait-42', name: 'Landing' }),
-    });
-    return response.status;
-  }, email);
-  expect(status).toBe(200);
 }
 
 test('every section of the landing page renders with the seeded pictures', async ({ page }) => {

@@ -1,37 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
+import { password, screenshotDir, signUpInBrowser, uniqueEmail } from './support/people.ts';
 
 // The "real or AI?" quiz funnel: the quiz, its results stages, the countdown and the yearly
 // offer, for visitors and signed-in users. Timers run on Playwright's clock, paused where a
 // state must be seen before the next one replaces it. Texts are written out (not imported from
 // messages.ts) on purpose: the tests check what a person reads.
-
-const password = 'studio-portrait-42';
-const screenshotDir = 'test-results/screenshots';
-
-function uniqueEmail(prefix: string): string {
-  return `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
-}
-
-/** Signs the page's browser up through the API, as the sign-up form would (cookie set). */
-async function signUpInBrowser(page: Page): Promise<string> {
-  if (page.url() === 'about:blank') await page.goto('/terms');
-  const email = uniqueEmail('quiz');
-  const status = await page.evaluate(
-    async ({ address, secret }) => {
-      const response = await fetch('/api/auth/sign-up/email', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: address, password: secret }),
-      });
-      return response.status;
-    },
-    { address: email, secret: password },
-  );
-  expect(status).toBe(200);
-  return email;
-}
 
 /** The truth per picture, as the API tells it (the page never shows it before an answer). */
 async function quizAnswers(page: Page): Promise<Map<string, boolean>> {

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { expectNoSeriousA11yViolations } from './support/people.ts';
 
 // The app shell as a visitor meets it: top bar, footer, 404, titles, redirects, image fallback.
 // Texts are written out (not imported from messages.ts) on purpose: the test checks what a
@@ -7,18 +7,6 @@ import { expect, test, type Page } from '@playwright/test';
 
 const year = new Date().getFullYear();
 const generatedTab = '/dashboard?main=generation&sub=generated';
-
-async function expectNoSeriousA11yViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  expect(
-    serious.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(' ')}`,
-    ),
-  ).toEqual([]);
-}
 
 test('an unknown path shows the 404 page, and its link goes home', async ({ page }) => {
   await page.goto('/this-page-does-not-exist');

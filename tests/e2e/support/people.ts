@@ -1,0 +1,55 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+
+/** What the browser tests share: test people, the accessibility check and screenshots. */
+
+export const password = 'studio-portrait-42';
+export const screenshotDir = 'test-results/screenshots';
+
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
+}
+
+/** Signs the page's browser up through the API, as the sign-up form would (cookie set). */
+export async function signUpInBrowser(page: Page, prefix = 'browser'): Promise<string> {
+  if (page.url() === 'about:blank') await page.goto('/terms');
+  const email = uniqueEmail(prefix);
+  const status = await page.evaluate(
+    async ({ address, secret }) => {
+      const response = await fetch('/api/auth/sign-up/email', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: address, password: secret }),
+      });
+      return response.status;
+    },
+    { address: email, secret: password },
+  );
+  expect(status).toBe(200);
+  return email;
+}
+
+export async function expectNoSeriousA11yViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const serious = results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  expect(
+    serious.map(
+      (violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(' ')}`,
+    ),
+  ).toEqual([]);
+}
+
+/** The page at phone and desktop width, full length, for a person to look at. */
+export async function saveScreenshots(page: Page, name: string) {
+  await mkdir(screenshotDir, { recursive: true });
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    // Lets the layout settle at the new width (and lazy fonts finish) before the picture.
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: `${screenshotDir}/${name}-${width}.png`, fullPage: true });
+  }
+}
