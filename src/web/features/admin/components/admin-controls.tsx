@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ArrowDown, ArrowUp, Trash2, Upload } from 'lucide-react';
+import { ArrowDown, ArrowUp, Pencil, Trash2, Upload } from 'lucide-react';
 import { messages } from '../../../../common/messages.ts';
 import { catalog } from '../../../../common/product.ts';
 import {
@@ -238,5 +238,41 @@ export function CheckboxField({
         {hint ? <p className="text-xs text-neutral-500">{hint}</p> : null}
       </div>
     </div>
+  );
+}
+
+/** A row's Edit action: an icon on phones, with its label from the medium breakpoint. */
+export function EditButton({ name, onClick }: { name: string; onClick: () => void }) {
+  return (
+    <Button variant="ghost" size="sm" onClick={onClick} aria-label={`${text.edit} ${name}`}>
+      <Pencil aria-hidden="true" className="size-4" />
+      <span className="hidden md:inline">{text.edit}</span>
+    </Button>
+  );
+}
+
+/** A row's Activate / Deactivate action, named after the item it changes. */
+export function ActiveToggleButton({
+  name,
+  active,
+  loading,
+  onToggle,
+}: {
+  name: string;
+  active: boolean;
+  loading: boolean;
+  onToggle: () => void;
+}) {
+  const label = active ? text.deactivate : text.activate;
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      loading={loading}
+      onClick={onToggle}
+      aria-label={`${label} ${name}`}
+    >
+      {label}
+    </Button>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Pencil, Plus, Star } from 'lucide-react';
+import { Plus, Star } from 'lucide-react';
 import type { AdminCategory } from '../../../../common/api/admin.ts';
 import { messages } from '../../../../common/messages.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
@@ -17,7 +17,14 @@ import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { FormField, fieldHintId } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { adminApi, adminCategoriesQuery } from '../admin-api.ts';
-import { CheckboxField, MoveButtons, moved, useAdminAction } from './admin-controls.tsx';
+import {
+  ActiveToggleButton,
+  CheckboxField,
+  EditButton,
+  MoveButtons,
+  moved,
+  useAdminAction,
+} from './admin-controls.tsx';
 import { AdminList, AdminListRow, PanelHeader, PanelState } from './admin-layout.tsx';
 
 const text = messages.adminPage;
@@ -76,20 +83,12 @@ export function CategoriesPanel() {
                 </p>
               </div>
               <div className="flex shrink-0 flex-wrap justify-end gap-2">
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  onClick={() => setEditing(category)}
-                  aria-label={`${text.edit} ${category.displayName}`}
-                >
-                  <Pencil aria-hidden="true" className="size-4" />
-                  <span className="hidden md:inline">{text.edit}</span>
-                </Button>
-                <Button
-                  variant="outline"
-                  size="sm"
+                <EditButton name={category.displayName} onClick={() => setEditing(category)} />
+                <ActiveToggleButton
+                  name={category.displayName}
+                  active={category.active}
                   loading={busy === category.manualId}
-                  onClick={() =>
+                  onToggle={() =>
                     void run(
                       category.manualId,
                       () =>
@@ -97,10 +96,7 @@ export function CategoriesPanel() {
                       text.saved,
                     )
                   }
-                  aria-label={`${category.active ? text.deactivate : text.activate} ${category.displayName}`}
-                >
-                  {category.active ? text.deactivate : text.activate}
-                </Button>
+                />
               </div>
             </AdminListRow>
           ))}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Images, Pencil, Plus, Star } from 'lucide-react';
+import { Images, Plus, Star } from 'lucide-react';
 import type { AdminCategory, AdminPreset } from '../../../../common/api/admin.ts';
 import { messages } from '../../../../common/messages.ts';
 import { catalog } from '../../../../common/product.ts';
@@ -22,7 +22,9 @@ import { Label } from '../../../components/ui/label.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { adminApi, adminCategoriesQuery, adminPresetsQuery, adminUploads } from '../admin-api.ts';
 import {
+  ActiveToggleButton,
   ConfirmDelete,
+  EditButton,
   MoveButtons,
   moved,
   selectClasses,
@@ -124,30 +126,19 @@ export function PresetsPanel() {
                   <Images aria-hidden="true" className="size-4" />
                   <span className="hidden md:inline">{text.images}</span>
                 </Button>
-                <Button
-                  variant="ghost"
-                  size="sm"
-                  onClick={() => setEditing(preset)}
-                  aria-label={`${text.edit} ${preset.displayName}`}
-                >
-                  <Pencil aria-hidden="true" className="size-4" />
-                  <span className="hidden md:inline">{text.edit}</span>
-                </Button>
-                <Button
-                  variant="outline"
-                  size="sm"
+                <EditButton name={preset.displayName} onClick={() => setEditing(preset)} />
+                <ActiveToggleButton
+                  name={preset.displayName}
+                  active={preset.active}
                   loading={busy === preset.id}
-                  onClick={() =>
+                  onToggle={() =>
                     void run(
                       preset.id,
                       () => adminApi.updatePreset(preset.id, { active: !preset.active }),
                       text.saved,
                     )
                   }
-                  aria-label={`${preset.active ? text.deactivate : text.activate} ${preset.displayName}`}
-                >
-                  {preset.active ? text.deactivate : text.activate}
-                </Button>
+                />
               </div>
             </AdminListRow>
           ))}
