@@ -89,6 +89,8 @@ const envSchema = z
     // Unset: api.stripe.com. Tests point the SDK at a local fake of the same contract.
     STRIPE_API_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
     ...stripePriceVariables,
+    // The image engine: `local` (in-process likeness previews, no GPU) or a GPU service.
+    IMAGE_ENGINE: z.enum(['local']).default('local'),
   })
   .superRefine((env, ctx) => {
     const requireWith = (when: boolean, name: keyof typeof env, reason: string) => {
@@ -168,7 +170,10 @@ export interface Config {
   email: { from: string; smtpUrl: string | undefined; outboxDir: string };
   google: GoogleConfig | undefined;
   billing: BillingConfig;
+  engine: EngineConfig;
 }
+
+export type EngineConfig = { provider: 'local' };
 
 export type BillingConfig =
   | { provider: 'local'; testClock: boolean }
@@ -249,7 +254,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : undefined,
     billing: billingConfig(e),
+    engine: engineConfig(e),
   };
+}
+
+function engineConfig(e: z.infer<typeof envSchema>): EngineConfig {
+  return { provider: e.IMAGE_ENGINE };
 }
 
 function billingConfig(e: z.infer<typeof envSchema>): BillingConfig {
