@@ -49,6 +49,7 @@ const paymentRedirectFailedDescription = "We couldn't redirect you to payment. P
 export const messages = {
   /** What the API answers when a request itself is wrong, whatever the feature. */
   http: {
+    webhookNotVerified: 'The webhook could not be verified.',
     invalidAddress: 'This address is not valid.',
     serverError: 'Something went wrong on our side. Please try again.',
     tooManyRequests: 'Too many requests. Please wait a moment and try again.',
@@ -695,6 +696,11 @@ export const messages = {
     modelLimitReached: (tierName: string, limit: number) =>
       `Your ${tierName} plan allows up to ${plural(limit, 'AI model')}. To create another, upgrade your plan or contact us.`,
     modelLimitReachedTopTier: `You have reached the maximum of ${tierGates.premium.modelLimit} AI models. Please contact us if you need more.`,
+    subtitle: 'Three steps from a handful of selfies to studio photos of you.',
+    stepLabel: (n: number) => `Step ${n}`,
+    viewModels: 'View My AI Models',
+    upgradePlan: 'Upgrade plan',
+    checkingModels: 'Checking your AI models...',
   },
 
   examplePhotos: {
@@ -713,6 +719,9 @@ export const messages = {
       'Blurry, dark or heavily filtered photos',
     ],
     continue: 'Continue to Upload Photos',
+    loadFailed: 'Failed to load example photos.',
+    goodBadge: 'Good',
+    badBadge: 'Bad',
   },
 
   upload: {
@@ -740,6 +749,29 @@ export const messages = {
     someInvalid:
       'Make sure all images are clear and have one face on them. Please replace images with a warning and try again.',
     onlyImages: 'Only image files can be uploaded.',
+    selectionCapped: (room: number) =>
+      room === 0
+        ? `You already have the maximum of ${photos.max} photos. Remove one to add another.`
+        : `Only ${plural(room, 'more photo')} can be added, so the rest were left out.`,
+    showErrors: 'Show details',
+    selectedTitle: 'Ready to upload',
+    uploadedTitle: 'Your photos',
+    noPhotosYet: 'No photos uploaded yet.',
+    removeSelected: (file: string) => `Remove ${file} from the selection`,
+    removePhotoNamed: (file: string) => `Remove photo ${file}`,
+    uploadProgressLabel: (file: string) => `Uploading ${file}`,
+    waiting: 'Waiting',
+    photoAlt: (file: string) => `Your photo ${file}`,
+    uploadsDone: 'Uploads finished.',
+    backToGuidelines: 'Photo guidelines',
+    stillValidating: 'Some photos are still being checked. Please wait a moment.',
+    photoNotFound: 'Photo not found',
+    heicUnsupported:
+      'HEIC photos are not supported yet. Please export the photo as JPEG and upload it again.',
+    notMultipart: 'Send the photo as multipart/form-data in a field named "file".',
+    oneFileOnly: 'Send one photo at a time.',
+    fileMissing: 'Choose a photo to upload.',
+    malformed: 'The upload was incomplete or malformed. Please try again.',
   },
 
   validation: {
@@ -751,6 +783,10 @@ export const messages = {
     validating: 'Validating...',
     needAtLeast: `You need at least ${photos.min} valid photos to continue.`,
     loadFailed: 'Failed to load validation status.',
+    summaryTitle: 'Photo summary',
+    summary: (passed: number, failed: number, pending: number) =>
+      `${passed} passed, ${failed} failed, ${pending} in progress.`,
+    backToUpload: 'Back to photos',
     continue: 'Continue',
     reasons: {
       noFace: 'No face found',
@@ -783,6 +819,9 @@ export const messages = {
     title: 'Select Gender',
     subtitle: 'This helps your AI model create accurate photos of you.',
     options: { man: 'Man', woman: 'Woman', other: 'Other' },
+    legend: 'Your gender',
+    saveFailed: 'Failed to save your choice. Please try again.',
+    backToPhotos: 'Back to photos',
     continue: 'Continue',
   },
 
@@ -798,6 +837,11 @@ export const messages = {
     submitting: 'Starting training...',
     freeTrainingNote: 'This training uses your free monthly training.',
     creditsNote: `This training uses ${costs.trainingCredits} credits.`,
+    creditsBalance: (credits: number) => `You have ${plural(credits, 'credit')}.`,
+    saveFailed: 'Failed to save the name. Please try again.',
+    seePlans: 'See plans',
+    buyCredits: 'Buy Credits',
+    back: 'Back',
   },
 
   training: {
@@ -815,6 +859,9 @@ export const messages = {
     failed: (modelName: string) =>
       `Training of "${modelName}" failed. What it spent has been refunded.`,
     timedOut: 'Training took too long and was stopped.',
+    bannerProgress: (percent: number) => `${percent}% complete`,
+    bannerProgressLabel: 'Training progress',
+    noUsableFace: 'No usable face was found in the training photos.',
   },
 
   models: {
@@ -834,6 +881,33 @@ export const messages = {
     },
     selected: 'Selected',
     select: 'Use this model',
+    subtitle: 'Your trained AI models. Choose the one your generations use.',
+    createdOn: (date: string) => `Created ${date}`,
+    featuredAlt: (name: string) => `AI model ${name}`,
+    deleteLabel: (name: string) => `Delete ${name}`,
+    deleteTitle: (name: string) => `Delete "${name}"?`,
+    deleteDescription:
+      'This permanently deletes the AI model and every image generated with it. This cannot be undone.',
+    deleteConfirm: 'Delete model',
+    deleted: 'AI model deleted',
+    deleteFailed: 'Failed to delete the AI model. Please try again.',
+    selectFailed: 'Failed to choose the model. Please try again.',
+    selectedToast: (name: string) => `Your generations now use "${name}".`,
+    selectUpgradeHint:
+      'Choosing which model your generations use is available on the Pro, Premium and Enterprise plans.',
+    upgrade: 'Upgrade',
+    settings: {
+      title: 'Training photos',
+      keepPhotos: 'Keep my training photos',
+      keepPhotosHint:
+        'Off by default: your photos and their zip are deleted once training finishes. Turn this on to keep them.',
+      saved: 'Setting saved',
+      saveFailed: 'Failed to save the setting. Please try again.',
+      loadFailed: 'Failed to load your settings.',
+    },
+    notFound: 'AI model not found',
+    notReady: 'This AI model has not finished training yet.',
+    selectProOnly: 'Choosing your AI model is available for Pro and Premium subscribers',
   },
 
   catalog: {

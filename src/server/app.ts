@@ -38,6 +38,8 @@ import type { EventBus } from './features/events/event-bus.ts';
 import { eventRoutes } from './features/events/routes.ts';
 import { fileRoutes } from './features/files/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import type { Studio } from './features/studio/studio.ts';
+import { studioRoutes } from './features/studio/routes.ts';
 import { AppError } from './http/app-error.ts';
 import { createAuthenticator } from './http/authenticate.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
@@ -52,6 +54,7 @@ export interface AppDeps {
   queue: JobQueue;
   auth: Auth;
   billing: Billing;
+  studio: Studio;
 }
 
 const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -221,6 +224,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     admin: createCatalogAdminService({ db: deps.database.db, storage: deps.storage }),
     storage: deps.storage,
     authenticator,
+  });
+  await app.register(studioRoutes, {
+    studio: deps.studio.service,
+    training: deps.studio.training,
+    engine: deps.studio.engine,
+    authenticator,
+    rateLimited: config.rateLimit.enabled,
   });
   await app.register(eventRoutes, {
     bus: deps.events,

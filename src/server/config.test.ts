@@ -69,3 +69,85 @@ describe('configuration', () => {
     );
   });
 });
+
+describe('image engine configuration', () => {
+  const version = 'a'.repeat(64);
+  const replicate = {
+    IMAGE_ENGINE: 'replicate',
+    REPLICATE_API_TOKEN: 'r8_token',
+    REPLICATE_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    REPLICATE_TRAINER_VERSION: version,
+    REPLICATE_OWNER: 'likeness-studio',
+  };
+
+  it('is local by default', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).engine).toEqual({ provider: 'local' });
+  });
+
+  it('reads Replicate with its defaults', () => {
+    expect(loadConfig({ ...replicate, DATA_DIR: dataDir() }).engine).toEqual({
+      provider: 'replicate',
+      replicate: {
+        apiToken: 'r8_token',
+        webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        baseUrl: 'https://api.replicate.com/v1',
+        trainer: { owner: 'ostris', name: 'flux-dev-lora-trainer', version },
+        owner: 'likeness-studio',
+      },
+    });
+    const custom = loadConfig({
+      ...replicate,
+      REPLICATE_BASE_URL: 'http://127.0.0.1:4010/v1/',
+      REPLICATE_TRAINER: 'our-org/trainer',
+      DATA_DIR: dataDir(),
+    }).engine;
+    expect(custom).toMatchObject({
+      replicate: {
+        baseUrl: 'http://127.0.0.1:4010/v1',
+        trainer: { owner: 'our-org', name: 'trainer', version },
+      },
+    });
+  });
+
+  it('refuses Replicate without each required variable, naming it', () => {
+    for (const name of Object.keys(replicate).filter((key) => key !== 'IMAGE_ENGINE')) {
+      const env = { ...replicate, [name]: '', DATA_DIR: dataDir() };
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(
+        new RegExp(`${name} is required when IMAGE_ENGINE=replicate`),
+      );
+    }
+  });
+
+  it('refuses a malformed webhook secret, trainer version or trainer', () => {
+    const load = (extra: Record<string, string>) => () =>
+      loadConfig({ ...replicate, ...extra, DATA_DIR: dataDir() });
+    expect(load({ REPLICATE_WEBHOOK_SECRET: 'not-a-secret' })).toThrow(/REPLICATE_WEBHOOK_SECRET/);
+    expect(load({ REPLICATE_TRAINER_VERSION: 'latest' })).toThrow(/REPLICATE_TRAINER_VERSION/);
+    expect(load({ REPLICATE_TRAINER: 'no-slash' })).toThrow(/REPLICATE_TRAINER/);
+    expect(load({ REPLICATE_BASE_URL: 'not a url' })).toThrow(/REPLICATE_BASE_URL/);
+  });
+
+  it('reads fal with its defaults and refuses it without FAL_KEY', () => {
+    expect(
+      loadConfig({ IMAGE_ENGINE: 'fal', FAL_KEY: 'id:secret', DATA_DIR: dataDir() }).engine,
+    ).toEqual({
+      provider: 'fal',
+      fal: {
+        key: 'id:secret',
+        queueBaseUrl: 'https://queue.fal.run',
+        webhookJwksUrl: 'https://rest.alpha.fal.ai/.well-known/jwks.json',
+      },
+    });
+    expect(() => loadConfig({ IMAGE_ENGINE: 'fal', DATA_DIR: dataDir() })).toThrow(
+      /FAL_KEY is required when IMAGE_ENGINE=fal/,
+    );
+  });
+
+  it('ignores provider variables for another engine, and refuses an unknown engine', () => {
+    expect(loadConfig({ FAL_KEY: 'id:secret', DATA_DIR: dataDir() }).engine.provider).toBe('local');
+    expect(() => loadConfig({ IMAGE_ENGINE: 'astria', DATA_DIR: dataDir() })).toThrow(
+      /IMAGE_ENGINE/,
+    );
+  });
+});

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { CreditPackId, PriceId } from '../common/product.ts';
+import { type CreditPackId, type PriceId, training as trainingRules } from '../common/product.ts';
 
 /**
  * The only module that reads `process.env` (lint enforces it). Everything has an offline-safe
@@ -68,6 +68,9 @@ const envSchema = z
     SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).default(25_000),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
+    // How often a training without news is asked about, and when it is given up (and refunded).
+    TRAINING_POLL_SECONDS: z.coerce.number().min(1).default(60),
+    TRAINING_TIMEOUT_MINUTES: z.coerce.number().min(0.05).default(trainingRules.timeoutMinutes),
     // Fill an empty catalog with the default content at start. Default: on, except in tests.
     SEED_CONTENT: z.enum(['true', 'false', '1', '0', '']).optional(),
     STORAGE: z.enum(['local']).default('local'),
@@ -90,7 +93,25 @@ const envSchema = z
     STRIPE_API_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
     ...stripePriceVariables,
     // The image engine: `local` (in-process likeness previews, no GPU) or a GPU service.
-    IMAGE_ENGINE: z.enum(['local']).default('local'),
+    IMAGE_ENGINE: z.enum(['local', 'replicate', 'fal']).default('local'),
+    // Replicate (IMAGE_ENGINE=replicate): token, webhook secret, the pinned trainer version and the
+    // account that owns the trained models are required; the URL and trainer have defaults.
+    REPLICATE_API_TOKEN: optionalText,
+    REPLICATE_WEBHOOK_SECRET: optionalText,
+    REPLICATE_BASE_URL: urlOr('https://api.replicate.com/v1'),
+    REPLICATE_TRAINER: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name')
+        .default('ostris/flux-dev-lora-trainer'),
+    ),
+    REPLICATE_TRAINER_VERSION: optionalText,
+    REPLICATE_OWNER: optionalText,
+    // fal (IMAGE_ENGINE=fal): the key is required; the URLs default to fal's own.
+    FAL_KEY: optionalText,
+    FAL_QUEUE_BASE_URL: urlOr('https://queue.fal.run'),
+    FAL_WEBHOOK_JWKS_URL: urlOr('https://rest.alpha.fal.ai/.well-known/jwks.json'),
   })
   .superRefine((env, ctx) => {
     const requireWith = (when: boolean, name: keyof typeof env, reason: string) => {
@@ -136,6 +157,30 @@ const envSchema = z
         seen.set(value, name);
       }
     }
+    if (env.IMAGE_ENGINE === 'replicate') {
+      for (const name of [
+        'REPLICATE_API_TOKEN',
+        'REPLICATE_WEBHOOK_SECRET',
+        'REPLICATE_TRAINER_VERSION',
+        'REPLICATE_OWNER',
+      ] as const)
+        requireWith(true, name, 'when IMAGE_ENGINE=replicate');
+      const secret = env.REPLICATE_WEBHOOK_SECRET;
+      if (secret && !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['REPLICATE_WEBHOOK_SECRET'],
+          message: 'REPLICATE_WEBHOOK_SECRET must be the whsec_... key Replicate gives',
+        });
+      const version = env.REPLICATE_TRAINER_VERSION;
+      if (version && !/^[0-9a-f]{64}$/.test(version))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['REPLICATE_TRAINER_VERSION'],
+          message: 'REPLICATE_TRAINER_VERSION must be a version id (64 hexadecimal characters)',
+        });
+    }
+    requireWith(env.IMAGE_ENGINE === 'fal', 'FAL_KEY', 'when IMAGE_ENGINE=fal');
     if (env.AUTH_SECRET && env.AUTH_SECRET.length < 32) {
       ctx.addIssue({
         code: 'custom',
@@ -164,6 +209,7 @@ export interface Config {
   sseHeartbeatMs: number;
   shutdownTimeoutMs: number;
   jobPollSeconds: number;
+  training: { pollSeconds: number; timeoutMinutes: number };
   /** Fill an empty catalog (categories, presets, example photos, quiz) with default content at start. */
   seedContent: boolean;
   storage: { driver: 'local'; localDir: string };
@@ -173,7 +219,29 @@ export interface Config {
   engine: EngineConfig;
 }
 
-export type EngineConfig = { provider: 'local' };
+export type EngineConfig =
+  | { provider: 'local' }
+  | { provider: 'replicate'; replicate: ReplicateConfig }
+  | { provider: 'fal'; fal: FalConfig };
+
+export interface ReplicateConfig {
+  apiToken: string;
+  /** `whsec_...`: verifies webhook signatures. */
+  webhookSecret: string;
+  /** Up to and including `/v1`, no trailing slash. */
+  baseUrl: string;
+  /** The trainer model and its pinned version id. */
+  trainer: { owner: string; name: string; version: string };
+  /** The account that owns the destination models trainings write to. */
+  owner: string;
+}
+
+export interface FalConfig {
+  key: string;
+  /** No trailing slash. */
+  queueBaseUrl: string;
+  webhookJwksUrl: string;
+}
 
 export type BillingConfig =
   | { provider: 'local'; testClock: boolean }
@@ -237,6 +305,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     jobPollSeconds: e.JOB_POLL_SECONDS,
+    training: { pollSeconds: e.TRAINING_POLL_SECONDS, timeoutMinutes: e.TRAINING_TIMEOUT_MINUTES },
     // Seeding makes pictures (seconds of work), so tests ask for it explicitly.
     seedContent: e.SEED_CONTENT
       ? e.SEED_CONTENT === 'true' || e.SEED_CONTENT === '1'
@@ -259,7 +328,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 }
 
 function engineConfig(e: z.infer<typeof envSchema>): EngineConfig {
-  return { provider: e.IMAGE_ENGINE };
+  const withoutSlash = (url: string) => url.replace(/\/+$/, '');
+  if (e.IMAGE_ENGINE === 'replicate') {
+    const [owner, name] = e.REPLICATE_TRAINER.split('/') as [string, string];
+    return {
+      provider: 'replicate',
+      replicate: {
+        apiToken: e.REPLICATE_API_TOKEN!,
+        webhookSecret: e.REPLICATE_WEBHOOK_SECRET!,
+        baseUrl: withoutSlash(e.REPLICATE_BASE_URL),
+        trainer: { owner, name, version: e.REPLICATE_TRAINER_VERSION! },
+        owner: e.REPLICATE_OWNER!,
+      },
+    };
+  }
+  if (e.IMAGE_ENGINE === 'fal')
+    return {
+      provider: 'fal',
+      fal: {
+        key: e.FAL_KEY!,
+        queueBaseUrl: withoutSlash(e.FAL_QUEUE_BASE_URL),
+        webhookJwksUrl: e.FAL_WEBHOOK_JWKS_URL,
+      },
+    };
+  return { provider: 'local' };
 }
 
 function billingConfig(e: z.infer<typeof envSchema>): BillingConfig {

@@ -5,6 +5,7 @@ import { createLocalBillingProvider } from './adapters/billing/local-billing.ts'
 import { createStripeBillingProvider } from './adapters/billing/stripe-billing.ts';
 import { createOutboxMailer } from './adapters/email/outbox-mailer.ts';
 import { createSmtpMailer } from './adapters/email/smtp-mailer.ts';
+import { createTrainingEngine } from './adapters/engine/create-training-engine.ts';
 import { createStorage } from './adapters/storage/create-storage.ts';
 import { buildApp, type AppDeps } from './app.ts';
 import type { Config } from './config.ts';
@@ -14,6 +15,8 @@ import { createBilling } from './features/billing/billing.ts';
 import { seedDefaultContentAtStart } from './features/catalog/seed/seed.ts';
 import { sendEmailJob } from './features/email/jobs.ts';
 import { createMemoryEventBus, createPostgresEventBus } from './features/events/event-bus.ts';
+import { createStudio } from './features/studio/studio.ts';
+import { analyzePhoto, faceSimilarity } from './images/faces.ts';
 import { startJobQueue } from './jobs/job-queue.ts';
 import { createWorkers, jobTypes } from './jobs/registry.ts';
 
@@ -80,6 +83,17 @@ export async function start(
         ? createStripeBillingProvider(config.billing.stripe)
         : createLocalBillingProvider({ db: database.db, publicUrl: config.publicUrl }),
   });
+  const studio = createStudio({
+    config,
+    db: database.db,
+    storage,
+    queue,
+    events,
+    billing,
+    engine: createTrainingEngine(config, storage),
+    faces: { analyze: analyzePhoto, similarity: faceSimilarity },
+    logger,
+  });
   const deps: AppDeps = {
     config,
     logger,
@@ -90,6 +104,7 @@ export async function start(
     queue,
     auth,
     billing,
+    studio,
   };
 
   let app: FastifyInstance | undefined;
@@ -99,7 +114,7 @@ export async function start(
     if (options.listen !== false) url = await app.listen({ port: config.port, host: config.host });
     else await app.ready();
   }
-  if (config.role !== 'web') await queue.work(createWorkers({ mailer, billing }));
+  if (config.role !== 'web') await queue.work(createWorkers({ mailer, billing, studio }));
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -2,17 +2,36 @@ import type { Mailer } from '../adapters/email/mailer.ts';
 import type { Billing } from '../features/billing/billing.ts';
 import { monthlyGrantJob, monthlyGrantWorker } from '../features/billing/jobs.ts';
 import { emailWorker, sendEmailJob } from '../features/email/jobs.ts';
+import {
+  checkTrainingJob,
+  deleteFilesJob,
+  startTrainingJob,
+  validatePhotoJob,
+} from '../features/studio/jobs.ts';
+import type { Studio } from '../features/studio/studio.ts';
 import type { JobType, JobWorker } from './job-queue.ts';
 
 /** Every kind of job the app knows; each process creates their queues at start. */
-export const jobTypes: JobType<unknown>[] = [sendEmailJob, monthlyGrantJob];
+export const jobTypes: JobType<unknown>[] = [
+  sendEmailJob,
+  monthlyGrantJob,
+  validatePhotoJob,
+  startTrainingJob,
+  checkTrainingJob,
+  deleteFilesJob,
+] as JobType<unknown>[];
 
 export interface WorkerDeps {
   mailer: Mailer;
   billing: Pick<Billing, 'fulfilment'>;
+  studio: Pick<Studio, 'workers'>;
 }
 
 /** What a worker process consumes. */
 export function createWorkers(deps: WorkerDeps): JobWorker<unknown>[] {
-  return [emailWorker(deps.mailer), monthlyGrantWorker(deps.billing.fulfilment)];
+  return [
+    emailWorker(deps.mailer),
+    monthlyGrantWorker(deps.billing.fulfilment),
+    ...deps.studio.workers,
+  ];
 }

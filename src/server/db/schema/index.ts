@@ -3,3 +3,4 @@ export * from './accounts.ts';
 export * from './rate-limits.ts';
 export * from './billing.ts';
 export * from './catalog.ts';
+export * from './studio.ts';

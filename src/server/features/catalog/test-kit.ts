@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +6,7 @@ import { expect } from 'vitest';
 import type { CatalogImage } from '../../../common/api/catalog.ts';
 import type { TestApp } from '../../../../tests/helpers/test-app.ts';
 import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
+export { multipart, overTenMegabyteJpeg } from '../../../../tests/helpers/uploads.ts';
 import { setRole } from '../admin/roles.ts';
 
 /** Helpers shared by the catalog's test files (not a test file itself). */
@@ -24,36 +24,10 @@ export const fixtures = {
 };
 let smallPortrait: Promise<Buffer> | undefined;
 
-/**
- * A real JPEG padded past 10 MB (decoders ignore bytes after the end marker): the size limit is
- * on bytes, whatever the picture. Stands in for the shared fixture bad-files/over-10mb.jpg,
- * which is too large to keep in the repository.
- */
-export function overTenMegabyteJpeg(): Buffer {
-  const jpeg = fixtures.portrait();
-  return Buffer.concat([jpeg, randomBytes(10 * 1024 * 1024 + 1 - jpeg.length + 1024)]);
-}
-
 export async function signUpAdmin(app: TestApp): Promise<SignedInUser> {
   const admin = await signUp(app);
   await setRole(app.deps.database.db, admin.email, 'admin');
   return admin;
-}
-
-/** A multipart/form-data body with one file, as a browser's FormData would send it. */
-export function multipart(
-  file: Buffer,
-  options: { filename?: string; contentType?: string; field?: string } = {},
-): { payload: Buffer; headers: Record<string, string> } {
-  const boundary = `----likeness${randomBytes(8).toString('hex')}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${options.field ?? 'file'}"; filename="${options.filename ?? 'picture.jpg'}"\r\nContent-Type: ${options.contentType ?? 'image/jpeg'}\r\n\r\n`,
-  );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return {
-    payload: Buffer.concat([head, file, tail]),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-  };
 }
 
 /** Every file under the storage's catalog folder, relative to it. */

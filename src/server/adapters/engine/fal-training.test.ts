@@ -1,0 +1,318 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeFal, startFakeFal } from '../../../../tests/fakes/fal-api.ts';
+import {
+  type FileHost,
+  type ReceivedWebhook,
+  startFileHost,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../../../../tests/fakes/provider-fake-kit.ts';
+import type { FalConfig } from '../../config.ts';
+import { createFalTrainingEngine } from './fal-training.ts';
+import { EngineError, type TrainingEngine, type TrainingRequest } from './training-engine.ts';
+
+let fake: FakeFal;
+let files: FileHost;
+let receiver: WebhookReceiver;
+let config: FalConfig;
+let engine: TrainingEngine;
+let zipUrl: string;
+
+beforeAll(async () => {
+  [fake, files, receiver] = await Promise.all([
+    startFakeFal(),
+    startFileHost(),
+    startWebhookReceiver(),
+  ]);
+  zipUrl = files.serve('/signed/photos.zip', {
+    body: zipSync({ 'image_1.jpg': randomBytes(64), 'image_2.jpg': randomBytes(64) }),
+  });
+  config = { key: fake.key, queueBaseUrl: fake.url, webhookJwksUrl: fake.jwksUrl };
+  engine = createFalTrainingEngine(config);
+});
+afterAll(async () => {
+  await Promise.all([fake?.close(), files?.close(), receiver?.close()]);
+});
+
+const endpoint = '/fal-ai/flux-lora-fast-training';
+
+function trainingRequest(overrides: Partial<TrainingRequest> = {}): TrainingRequest {
+  const modelId = `mdl_${randomBytes(6).toString('hex')}`;
+  return {
+    modelId,
+    userId: 'user_1',
+    zipUrl,
+    zipKey: `users/user_1/models/${modelId}/training.zip`,
+    triggerWord: 'lkns7x',
+    steps: 1000,
+    gender: 'man',
+    webhookUrl: `${receiver.url}/api/studio/webhooks/fal?model=${modelId}`,
+    ...overrides,
+  };
+}
+
+async function engineError(work: Promise<unknown>): Promise<EngineError> {
+  const error = await work.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(EngineError);
+  return error as EngineError;
+}
+
+const deliveriesFor = (reference: string): ReceivedWebhook[] =>
+  receiver.received.filter(
+    (delivery) => JSON.parse(delivery.rawBody.toString()).request_id === reference,
+  );
+
+const jwksFetches = () => fake.requests.filter((r) => r.path === '/.well-known/jwks.json').length;
+
+/** A training run to completion and its signed webhook. */
+async function completedTraining(using = engine) {
+  const { reference } = await using.start(trainingRequest());
+  await fake.completeTraining(reference);
+  const received = deliveriesFor(reference);
+  expect(received).toHaveLength(1);
+  return { reference, delivery: received[0]! };
+}
+
+describe('fal training: start', () => {
+  it('submits the input to the queue with the key and the webhook URL', async () => {
+    const request = trainingRequest();
+    const { reference } = await engine.start(request);
+    const submit = fake.requests.findLast((r) => r.method === 'POST')!;
+    expect(submit.path).toBe(endpoint);
+    expect(submit.query).toEqual({ fal_webhook: request.webhookUrl });
+    expect(submit.headers.authorization).toBe(`Key ${fake.key}`);
+    expect(submit.headers['content-type']).toBe('application/json');
+    expect(submit.body).toEqual({
+      images_data_url: zipUrl,
+      trigger_word: 'lkns7x',
+      steps: 1000,
+      create_masks: true,
+    });
+    expect(fake.request(reference)).toMatchObject({ status: 'IN_QUEUE' });
+  });
+
+  it('asks for no webhook when there is none', async () => {
+    await engine.start(trainingRequest({ webhookUrl: null }));
+    const submit = fake.requests.findLast((r) => r.method === 'POST')!;
+    expect(submit.query).toEqual({});
+  });
+});
+
+describe('fal training: status', () => {
+  it('maps IN_QUEUE, IN_PROGRESS and COMPLETED (reading the LoRA from the result)', async () => {
+    const { reference } = await engine.start(trainingRequest({ webhookUrl: null }));
+    expect(await engine.status(reference)).toEqual({ status: 'running', progress: 0 });
+    const poll = fake.requests.at(-1)!;
+    expect(`${poll.method} ${poll.path}`).toBe(`GET ${endpoint}/requests/${reference}/status`);
+    expect(poll.headers.authorization).toBe(`Key ${fake.key}`);
+
+    await fake.startRequest(reference);
+    expect(files.hits.get('/signed/photos.zip')).toBeGreaterThan(0);
+    expect(await engine.status(reference)).toEqual({ status: 'running' });
+
+    await fake.completeTraining(reference);
+    expect(await engine.status(reference)).toEqual({
+      status: 'succeeded',
+      weights: `${fake.url}/files/${reference}/pytorch_lora_weights.safetensors`,
+    });
+    expect(fake.requests.at(-1)!.path).toBe(`${endpoint}/requests/${reference}`);
+  });
+
+  it('maps a model error and an infrastructure error of a completed request to failed', async () => {
+    const model = await engine.start(trainingRequest());
+    await fake.failTraining(model.reference, 'At least 4 images are required');
+    expect(await engine.status(model.reference)).toEqual({
+      status: 'failed',
+      error: 'At least 4 images are required',
+    });
+
+    const infra = await engine.start(trainingRequest());
+    await fake.failTraining(infra.reference, 'Request timed out', {
+      status: 504,
+      errorType: 'request_timeout',
+    });
+    expect(await engine.status(infra.reference)).toEqual({
+      status: 'failed',
+      error: 'Request timed out',
+    });
+  });
+
+  it('fails the training when the zip URL has expired or is not a zip', async () => {
+    const expired = files.serve('/signed/expired.zip', {
+      status: 403,
+      body: 'Signature expired',
+      contentType: 'text/plain',
+    });
+    const notZip = files.serve('/signed/photo.jpg', {
+      body: randomBytes(200),
+      contentType: 'image/jpeg',
+    });
+    const first = await engine.start(trainingRequest({ zipUrl: expired }));
+    await fake.completeTraining(first.reference);
+    expect(await engine.status(first.reference)).toEqual({
+      status: 'failed',
+      error: 'images_data_url: Failed to download the file (download failed with HTTP 403)',
+    });
+    const second = await engine.start(trainingRequest({ zipUrl: notZip }));
+    await fake.completeTraining(second.reference);
+    expect(await engine.status(second.reference)).toEqual({
+      status: 'failed',
+      error: 'images_data_url: The file is not a valid zip archive',
+    });
+  });
+});
+
+describe('fal training: webhooks', () => {
+  it('accepts a signed OK delivery and its redelivery, fetching the key set once', async () => {
+    const fresh = createFalTrainingEngine(config);
+    const before = jwksFetches();
+    const { reference, delivery } = await completedTraining(fresh);
+    expect(delivery.headers['x-fal-webhook-signature']).toMatch(/^[0-9a-f]{128}$/);
+    expect(await fresh.readWebhook(delivery)).toEqual({
+      reference,
+      state: {
+        status: 'succeeded',
+        weights: `${fake.url}/files/${reference}/pytorch_lora_weights.safetensors`,
+      },
+    });
+    await fake.redeliver(reference);
+    const again = receiver.received.at(-1)!;
+    expect(again.rawBody.equals(delivery.rawBody)).toBe(true);
+    expect((await fresh.readWebhook(again))?.reference).toBe(reference);
+    expect(jwksFetches() - before).toBe(1);
+  });
+
+  it('reads an ERROR delivery as failed with the error', async () => {
+    const { reference } = await engine.start(trainingRequest());
+    await fake.failTraining(reference, 'At least 4 images are required');
+    const [delivery] = deliveriesFor(reference);
+    expect(JSON.parse(delivery!.rawBody.toString())).toMatchObject({ status: 'ERROR' });
+    expect(await engine.readWebhook(delivery!)).toEqual({
+      reference,
+      state: { status: 'failed', error: 'At least 4 images are required' },
+    });
+  });
+
+  it('rejects a forged signature, a foreign key, a stale timestamp and a tampered body', async () => {
+    const { reference, delivery } = await completedTraining();
+    const fetchesBefore = jwksFetches();
+    const signature = delivery.headers['x-fal-webhook-signature'] as string;
+    const flipped = `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`;
+    expect(
+      await engine.readWebhook({
+        ...delivery,
+        headers: { ...delivery.headers, 'x-fal-webhook-signature': flipped },
+      }),
+    ).toBeNull();
+    // A genuine signature presented for another request id.
+    expect(
+      await engine.readWebhook({
+        ...delivery,
+        headers: { ...delivery.headers, 'x-fal-webhook-request-id': 'another-request' },
+      }),
+    ).toBeNull();
+
+    await fake.redeliver(reference, { privateKey: generateKeyPairSync('ed25519').privateKey });
+    expect(await engine.readWebhook(receiver.received.at(-1)!)).toBeNull();
+
+    const now = Math.floor(Date.now() / 1000);
+    await fake.redeliver(reference, { timestamp: now - 301 });
+    expect(await engine.readWebhook(receiver.received.at(-1)!)).toBeNull();
+    await fake.redeliver(reference, { timestamp: now + 301 });
+    expect(await engine.readWebhook(receiver.received.at(-1)!)).toBeNull();
+    await fake.redeliver(reference, { timestamp: now - 290 });
+    expect(await engine.readWebhook(receiver.received.at(-1)!)).not.toBeNull();
+
+    const tampered = delivery.rawBody.toString().replace('"OK"', '"ERROR"');
+    expect(tampered).not.toBe(delivery.rawBody.toString());
+    expect(await engine.readWebhook({ ...delivery, rawBody: Buffer.from(tampered) })).toBeNull();
+
+    const { 'x-fal-webhook-user-id': _dropped, ...withoutUser } = delivery.headers;
+    expect(await engine.readWebhook({ ...delivery, headers: withoutUser })).toBeNull();
+
+    // Forgeries do not make the engine fetch the key set again and again.
+    expect(jwksFetches()).toBe(fetchesBefore);
+    expect(await engine.readWebhook(delivery)).not.toBeNull();
+  });
+
+  it('fetches the key set again when fal rotates its key', async () => {
+    const rotating = createFalTrainingEngine(config, { jwksMinRefetchSeconds: 0 });
+    const first = await completedTraining(rotating);
+    expect(await rotating.readWebhook(first.delivery)).not.toBeNull();
+    const before = jwksFetches();
+    fake.rotateKey();
+    const second = await completedTraining(rotating);
+    expect(await rotating.readWebhook(second.delivery)).not.toBeNull();
+    expect(jwksFetches() - before).toBe(1);
+    // A new engine, with nothing cached, takes the new key at once.
+    expect(await createFalTrainingEngine(config).readWebhook(second.delivery)).not.toBeNull();
+  });
+
+  it('throws a transient error when the key set cannot be fetched at all', async () => {
+    const { delivery } = await completedTraining();
+    const closed = await startWebhookReceiver();
+    await closed.close();
+    const blind = createFalTrainingEngine({
+      ...config,
+      webhookJwksUrl: `${closed.url}/.well-known/jwks.json`,
+    });
+    expect((await engineError(blind.readWebhook(delivery))).transient).toBe(true);
+  });
+});
+
+describe('fal training: errors', () => {
+  it('treats 500 and a malformed JSON answer as transient', async () => {
+    const { reference } = await engine.start(trainingRequest());
+    fake.failNext({ status: 500, match: '/status' });
+    const serverError = await engineError(engine.status(reference));
+    expect(serverError.transient).toBe(true);
+    expect(serverError.message).toBe('fal answered 500: Internal Server Error');
+
+    fake.failNext({ malformed: true, match: `POST ${endpoint}` });
+    expect((await engineError(engine.start(trainingRequest()))).transient).toBe(true);
+
+    // A bare gateway error on the result of a completed request says nothing about the training.
+    await fake.completeTraining(reference);
+    fake.failNext({ status: 502, match: new RegExp(`/requests/${reference}$`) });
+    expect((await engineError(engine.status(reference))).transient).toBe(true);
+    expect(fake.requests.at(-1)!.path).toBe(`${endpoint}/requests/${reference}`);
+  });
+
+  it('treats 429 as transient with Retry-After', async () => {
+    fake.failNext({ status: 429, retryAfter: 5, match: `POST ${endpoint}` });
+    expect(await engineError(engine.start(trainingRequest()))).toMatchObject({
+      transient: true,
+      retryAfterSeconds: 5,
+    });
+  });
+
+  it('treats a validation error, a bad key and an unknown request as final, with the detail', async () => {
+    const invalid = await engineError(engine.start(trainingRequest({ steps: 20_000 })));
+    expect(invalid).toMatchObject({
+      transient: false,
+      message: 'fal answered 422: steps: ensure this value is between 1 and 10000',
+    });
+
+    const wrongKey = createFalTrainingEngine({ ...config, key: 'id:wrong' });
+    const denied = await engineError(wrongKey.start(trainingRequest()));
+    expect(denied.transient).toBe(false);
+    expect(denied.message).toContain('401');
+
+    const unknown = await engineError(engine.status('00000000-0000-0000-0000-000000000000'));
+    expect(unknown).toMatchObject({
+      transient: false,
+      message: 'fal answered 404: Request not found',
+    });
+  });
+
+  it('treats a timeout as transient', async () => {
+    const impatient = createFalTrainingEngine(config, { requestTimeoutMs: 200 });
+    fake.failNext({ hang: true, match: '/status' });
+    expect(await engineError(impatient.status('whatever'))).toMatchObject({ transient: true });
+  });
+});

@@ -1,0 +1,409 @@
+import { randomBytes } from 'node:crypto';
+import { zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FileHost,
+  type ReceivedWebhook,
+  startFileHost,
+  startWebhookReceiver,
+  type WebhookReceiver,
+} from '../../../../tests/fakes/provider-fake-kit.ts';
+import {
+  type FakeReplicate,
+  signReplicateWebhook,
+  startFakeReplicate,
+} from '../../../../tests/fakes/replicate-api.ts';
+import type { ReplicateConfig } from '../../config.ts';
+import { createReplicateTrainingEngine, progressFromLogs } from './replicate-training.ts';
+import { EngineError, type TrainingEngine, type TrainingRequest } from './training-engine.ts';
+
+let fake: FakeReplicate;
+let files: FileHost;
+let receiver: WebhookReceiver;
+let config: ReplicateConfig;
+let engine: TrainingEngine;
+let zipUrl: string;
+
+beforeAll(async () => {
+  [fake, files, receiver] = await Promise.all([
+    startFakeReplicate(),
+    startFileHost(),
+    startWebhookReceiver(),
+  ]);
+  zipUrl = files.serve('/signed/photos.zip', {
+    body: zipSync({ 'image_1.jpg': randomBytes(64), 'image_2.jpg': randomBytes(64) }),
+  });
+  config = {
+    apiToken: fake.apiToken,
+    webhookSecret: fake.webhookSecret,
+    baseUrl: fake.baseUrl,
+    trainer: fake.trainer,
+    owner: fake.owner,
+  };
+  engine = createReplicateTrainingEngine(config);
+});
+afterAll(async () => {
+  await Promise.all([fake?.close(), files?.close(), receiver?.close()]);
+});
+
+function trainingRequest(overrides: Partial<TrainingRequest> = {}): TrainingRequest {
+  const modelId = `mdl_${randomBytes(6).toString('hex')}`;
+  return {
+    modelId,
+    userId: 'user_1',
+    zipUrl,
+    zipKey: `users/user_1/models/${modelId}/training.zip`,
+    triggerWord: 'lkns7x',
+    steps: 1000,
+    gender: 'woman',
+    webhookUrl: `${receiver.url}/api/studio/webhooks/replicate`,
+    ...overrides,
+  };
+}
+
+/** The EngineError a call fails with. */
+async function engineError(work: Promise<unknown>): Promise<EngineError> {
+  const error = await work.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(EngineError);
+  return error as EngineError;
+}
+
+/** Deliveries received for one training, in order. */
+const deliveriesFor = (reference: string): ReceivedWebhook[] =>
+  receiver.received.filter((delivery) => JSON.parse(delivery.rawBody.toString()).id === reference);
+
+describe('Replicate training: start', () => {
+  it('creates the private destination model, then the training with our inputs and webhook', async () => {
+    const request = trainingRequest();
+    const before = fake.requests.length;
+    const { reference } = await engine.start(request);
+
+    const sent = fake.requests.slice(before);
+    const destination = `likeness-${request.modelId}`;
+    expect(sent.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /v1/models/${fake.owner}/${destination}`,
+      'POST /v1/models',
+      `POST /v1/models/ostris/flux-dev-lora-trainer/versions/${fake.trainer.version}/trainings`,
+    ]);
+    for (const r of sent) expect(r.headers.authorization).toBe(`Bearer ${fake.apiToken}`);
+    expect(sent[1]!.body).toMatchObject({
+      owner: fake.owner,
+      name: destination,
+      visibility: 'private',
+    });
+    expect(sent[2]!.headers['content-type']).toBe('application/json');
+    expect(sent[2]!.body).toEqual({
+      destination: `${fake.owner}/${destination}`,
+      input: {
+        input_images: zipUrl,
+        trigger_word: 'lkns7x',
+        steps: 1000,
+        lora_rank: 16,
+        learning_rate: 0.0004,
+        batch_size: 1,
+        resolution: '512,768,1024',
+        autocaption: true,
+        optimizer: 'adamw8bit',
+      },
+      webhook: request.webhookUrl,
+      webhook_events_filter: ['start', 'completed'],
+    });
+    expect(fake.training(reference)).toMatchObject({ status: 'starting' });
+    expect(fake.model(`${fake.owner}/${destination}`)).toMatchObject({ visibility: 'private' });
+  });
+
+  it('reuses the destination when a start is retried, and sends no webhook when there is none', async () => {
+    const request = trainingRequest({ webhookUrl: null });
+    await engine.start(request);
+    const before = fake.requests.length;
+    const { reference } = await engine.start(request);
+    expect(fake.requests.slice(before).map((r) => r.method)).toEqual(['GET', 'POST']);
+    const body = fake.requests.at(-1)!.body as Record<string, unknown>;
+    expect(body).not.toHaveProperty('webhook');
+    expect(body).not.toHaveProperty('webhook_events_filter');
+    await fake.completeTraining(reference);
+    expect(deliveriesFor(reference)).toEqual([]);
+  });
+});
+
+describe('Replicate training: status', () => {
+  it('maps starting, processing (with step progress) and succeeded', async () => {
+    const { reference } = await engine.start(trainingRequest());
+    expect(await engine.status(reference)).toEqual({ status: 'running', progress: 0 });
+
+    await fake.startTraining(reference);
+    expect(files.hits.get('/signed/photos.zip')).toBeGreaterThan(0);
+    // Only the captioning bar (12/12) so far: not training progress.
+    expect(await engine.status(reference)).toEqual({ status: 'running' });
+    fake.logStep(reference, 250);
+    expect(await engine.status(reference)).toEqual({ status: 'running', progress: 25 });
+    fake.logStep(reference, 1000);
+    expect(await engine.status(reference)).toEqual({ status: 'running', progress: 99 });
+
+    await fake.completeTraining(reference);
+    const output = fake.training(reference)!.output as { version: string };
+    expect(output.version).toMatch(/^likeness-test\/likeness-mdl_[0-9a-f]+:[0-9a-f]{64}$/);
+    expect(await engine.status(reference)).toEqual({
+      status: 'succeeded',
+      weights: output.version,
+    });
+    const get = fake.requests.findLast((r) => r.path === `/v1/trainings/${reference}`)!;
+    expect(get.method).toBe('GET');
+    expect(get.headers.authorization).toBe(`Bearer ${fake.apiToken}`);
+  });
+
+  it('maps failed with the trainer error, and canceled', async () => {
+    const failed = await engine.start(trainingRequest());
+    await fake.failTraining(failed.reference, 'CUDA out of memory');
+    expect(await engine.status(failed.reference)).toEqual({
+      status: 'failed',
+      error: 'CUDA out of memory',
+    });
+
+    const canceled = await engine.start(trainingRequest());
+    const cancel = await fetch(`${fake.baseUrl}/trainings/${canceled.reference}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fake.apiToken}` },
+    });
+    expect(cancel.status).toBe(200);
+    expect(await engine.status(canceled.reference)).toEqual({
+      status: 'failed',
+      error: 'The training was canceled',
+    });
+  });
+
+  it('fails the training when the zip URL has expired or is not a zip', async () => {
+    const expired = files.serve('/signed/expired.zip', {
+      status: 403,
+      body: 'Signature expired',
+      contentType: 'text/plain',
+    });
+    const notZip = files.serve('/signed/photo.jpg', {
+      body: randomBytes(200),
+      contentType: 'image/jpeg',
+    });
+    const first = await engine.start(trainingRequest({ zipUrl: expired }));
+    await fake.completeTraining(first.reference);
+    expect(await engine.status(first.reference)).toEqual({
+      status: 'failed',
+      error: 'Failed to download input_images (download failed with HTTP 403)',
+    });
+    const second = await engine.start(trainingRequest({ zipUrl: notZip }));
+    await fake.completeTraining(second.reference);
+    expect(await engine.status(second.reference)).toEqual({
+      status: 'failed',
+      error: 'input_images must be a zip file',
+    });
+  });
+
+  it('reads progress from "step N/M" lines and from trainer bars, ignoring other totals', () => {
+    expect(progressFromLogs('step 250/1000\nstep 500/1000\n', 1000)).toBe(50);
+    expect(progressFromLogs('Captioning: 100%|███| 12/12 [00:07<00:00]', 1000)).toBeUndefined();
+    expect(progressFromLogs(' 10%|█  | 100/1000 [00:20<03:00]', undefined)).toBe(10);
+    expect(progressFromLogs(null, 1000)).toBeUndefined();
+  });
+});
+
+describe('Replicate training: webhooks', () => {
+  /** A training run to completion, and the signed deliveries it caused. */
+  async function completedTraining() {
+    const { reference } = await engine.start(trainingRequest());
+    await fake.completeTraining(reference);
+    const received = deliveriesFor(reference);
+    expect(received).toHaveLength(2);
+    return { reference, start: received[0]!, completed: received[1]! };
+  }
+
+  it('accepts the signed start and completed deliveries and reads them', async () => {
+    const { reference, start, completed } = await completedTraining();
+    expect(start.headers['webhook-signature']).toMatch(/^v1,/);
+    expect(await engine.readWebhook(start)).toEqual({
+      reference,
+      state: { status: 'running' },
+    });
+    expect(await engine.readWebhook(completed)).toEqual({
+      reference,
+      state: {
+        status: 'succeeded',
+        weights: (fake.training(reference)!.output as { version: string }).version,
+      },
+    });
+  });
+
+  it('accepts a redelivery, which keeps its webhook-id', async () => {
+    const { reference, completed } = await completedTraining();
+    const id = completed.headers['webhook-id'] as string;
+    await fake.redeliver(id);
+    const again = receiver.received.at(-1)!;
+    expect(again.headers['webhook-id']).toBe(id);
+    expect(again.rawBody.equals(completed.rawBody)).toBe(true);
+    expect((await engine.readWebhook(again))?.reference).toBe(reference);
+  });
+
+  it('reads a failed training from its completed delivery', async () => {
+    const { reference } = await engine.start(trainingRequest());
+    await fake.failTraining(reference, 'Training diverged');
+    const [completed] = deliveriesFor(reference);
+    expect(await engine.readWebhook(completed!)).toEqual({
+      reference,
+      state: { status: 'failed', error: 'Training diverged' },
+    });
+  });
+
+  it('rejects a forged signature, a wrong secret, a stale timestamp and a tampered body', async () => {
+    const { completed } = await completedTraining();
+    const id = completed.headers['webhook-id'] as string;
+    const signature = completed.headers['webhook-signature'] as string;
+
+    const forged = `v1,${Buffer.from(randomBytes(32)).toString('base64')}`;
+    expect(
+      await engine.readWebhook({
+        ...completed,
+        headers: { ...completed.headers, 'webhook-signature': forged },
+      }),
+    ).toBeNull();
+    // A valid signature of another message id.
+    expect(
+      await engine.readWebhook({
+        ...completed,
+        headers: { ...completed.headers, 'webhook-id': 'msg_other' },
+      }),
+    ).toBeNull();
+
+    const otherSecret = `whsec_${randomBytes(24).toString('base64')}`;
+    const strangerEngine = createReplicateTrainingEngine({ ...config, webhookSecret: otherSecret });
+    expect(await strangerEngine.readWebhook(completed)).toBeNull();
+    await fake.redeliver(id, { secret: otherSecret });
+    expect(await engine.readWebhook(receiver.received.at(-1)!)).toBeNull();
+
+    const now = Math.floor(Date.now() / 1000);
+    await fake.redeliver(id, { timestamp: now - 301 });
+    expect(await engine.readWebhook(receiver.received.at(-1)!)).toBeNull();
+    await fake.redeliver(id, { timestamp: now + 301 });
+    expect(await engine.readWebhook(receiver.received.at(-1)!)).toBeNull();
+    await fake.redeliver(id, { timestamp: now - 290 });
+    expect(await engine.readWebhook(receiver.received.at(-1)!)).not.toBeNull();
+
+    const tampered = Buffer.from(completed.rawBody);
+    const text = tampered.toString().replace('"succeeded"', '"failed"   ');
+    expect(text).not.toBe(completed.rawBody.toString());
+    expect(await engine.readWebhook({ ...completed, rawBody: Buffer.from(text) })).toBeNull();
+
+    const { 'webhook-timestamp': _dropped, ...withoutTimestamp } = completed.headers;
+    expect(await engine.readWebhook({ ...completed, headers: withoutTimestamp })).toBeNull();
+    // The original still passes: nothing above was accepted by accident.
+    expect(signature).toMatch(/^v1,/);
+    expect(await engine.readWebhook(completed)).not.toBeNull();
+  });
+
+  it('accepts one of several signatures (a secret rotation) and ignores non-training bodies', async () => {
+    const { completed } = await completedTraining();
+    const signature = completed.headers['webhook-signature'] as string;
+    expect(
+      await engine.readWebhook({
+        ...completed,
+        headers: { ...completed.headers, 'webhook-signature': `v1,bm9wZQ== ${signature}` },
+      }),
+    ).not.toBeNull();
+
+    const prediction = JSON.stringify({
+      id: 'pred123',
+      status: 'succeeded',
+      input: { prompt: 'a portrait of lkns7x' },
+      output: ['https://replicate.delivery/out-0.jpg'],
+    });
+    const timestamp = Math.floor(Date.now() / 1000);
+    expect(
+      await engine.readWebhook({
+        headers: {
+          'webhook-id': 'msg_prediction',
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signReplicateWebhook(
+            fake.webhookSecret,
+            'msg_prediction',
+            timestamp,
+            prediction,
+          ),
+        },
+        query: {},
+        rawBody: Buffer.from(prediction),
+      }),
+    ).toBeNull();
+  });
+});
+
+describe('Replicate training: errors', () => {
+  it('treats 500 and a malformed JSON answer as transient', async () => {
+    const { reference } = await engine.start(trainingRequest());
+    fake.failNext({ status: 500, match: '/v1/trainings/' });
+    const serverError = await engineError(engine.status(reference));
+    expect(serverError.transient).toBe(true);
+    expect(serverError.message).toContain('500');
+
+    fake.failNext({ malformed: true, match: '/v1/trainings/' });
+    expect((await engineError(engine.status(reference))).transient).toBe(true);
+
+    fake.failNext({ malformed: true, match: /\/trainings$/ });
+    expect((await engineError(engine.start(trainingRequest()))).transient).toBe(true);
+  });
+
+  it('treats 429 as transient with Retry-After', async () => {
+    fake.failNext({ status: 429, retryAfter: 7, match: /\/trainings$/ });
+    const throttled = await engineError(engine.start(trainingRequest()));
+    expect(throttled).toMatchObject({ transient: true, retryAfterSeconds: 7 });
+    expect(throttled.message).toContain('Request was throttled');
+  });
+
+  it('treats a missing destination, invalid input, a foreign owner and a bad token as final, with the detail', async () => {
+    fake.failNext({
+      status: 404,
+      detail: 'The specified training destination does not exist',
+      match: /\/trainings$/,
+    });
+    const missing = await engineError(engine.start(trainingRequest()));
+    expect(missing.transient).toBe(false);
+    expect(missing.message).toBe(
+      'Replicate answered 404: The specified training destination does not exist',
+    );
+
+    const invalid = await engineError(engine.start(trainingRequest({ steps: 7000 })));
+    expect(invalid.transient).toBe(false);
+    expect(invalid.message).toContain('input.steps: Must be less than or equal to 6000');
+
+    const foreign = createReplicateTrainingEngine({ ...config, owner: 'someone-else' });
+    const refused = await engineError(foreign.start(trainingRequest()));
+    expect(refused.transient).toBe(false);
+    expect(refused.message).toContain(
+      'You do not have permission to create models for someone-else',
+    );
+
+    const unauthenticated = createReplicateTrainingEngine({ ...config, apiToken: 'r8_wrong' });
+    const denied = await engineError(unauthenticated.status('anything'));
+    expect(denied).toMatchObject({ transient: false });
+    expect(denied.message).toContain('401');
+
+    const unknown = await engineError(engine.status('nosuchtraining'));
+    expect(unknown).toMatchObject({
+      transient: false,
+      message: 'Replicate answered 404: Not found.',
+    });
+  });
+
+  it('treats a timeout and an unreachable host as transient', async () => {
+    const impatient = createReplicateTrainingEngine(config, { requestTimeoutMs: 200 });
+    fake.failNext({ hang: true, match: '/v1/trainings/' });
+    const slow = await engineError(impatient.status('whatever'));
+    expect(slow).toMatchObject({ transient: true });
+    expect(slow.message).toContain('did not answer');
+
+    const closed = await startWebhookReceiver();
+    await closed.close();
+    const nowhere = createReplicateTrainingEngine({ ...config, baseUrl: `${closed.url}/v1` });
+    const unreachable = await engineError(nowhere.status('whatever'));
+    expect(unreachable).toMatchObject({ transient: true });
+    expect(unreachable.message).toContain('could not be reached');
+  });
+});

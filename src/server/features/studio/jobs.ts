@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { defineJobType } from '../../jobs/job-queue.ts';
+
+/** One photo's checks (decode, face, sharpness, same person). */
+export const validatePhotoJob = defineJobType(
+  'studio.validate-photo',
+  z.object({ photoId: z.string() }),
+  { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 120 },
+);
+
+/** Zips a new model's photos and hands them to the engine. */
+export const startTrainingJob = defineJobType(
+  'studio.start-training',
+  z.object({ modelId: z.string() }),
+  { retryLimit: 4, retryDelaySeconds: 10, expireInSeconds: 900 },
+);
+
+/**
+ * Asks the engine about a training with no news (a lost webhook); re-sends itself until the
+ * training ends or times out, so no training stays "training" for ever.
+ */
+export const checkTrainingJob = defineJobType(
+  'studio.check-training',
+  z.object({ modelId: z.string() }),
+  { retryLimit: 2, retryDelaySeconds: 30, expireInSeconds: 300 },
+);
+
+/** Removes files whose rows are gone (privacy after training, deleted models). */
+export const deleteFilesJob = defineJobType(
+  'studio.delete-files',
+  z.object({ keys: z.array(z.string()), prefixes: z.array(z.string()) }),
+  { retryLimit: 5, retryDelaySeconds: 30 },
+);

@@ -1,0 +1,395 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserModel } from '../../../common/api/studio.ts';
+import { messages } from '../../../common/messages.ts';
+import { photos as photoRules } from '../../../common/product.ts';
+import { creditLedger, trainingPhotos } from '../../db/schema/index.ts';
+import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
+import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
+import { overTenMegabyteJpeg } from '../../../../tests/helpers/uploads.ts';
+import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
+
+/**
+ * Model creation through the real HTTP API with the real photos: uploads, validation with face
+ * analysis, the rules of creating a model, training with the local engine, privacy clean-up.
+ */
+
+let app: TestApp;
+let api: ReturnType<typeof apiCaller>;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  api = apiCaller(app);
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+/** Files under the user's storage folder, relative to it. */
+function userFiles(user: SignedInUser, folder = ''): string[] {
+  const root = path.join(app.config.storage.localDir, 'users', user.id, folder);
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
+}
+
+async function uploadPersonA(user: SignedInUser, count: number) {
+  for (let n = 1; n <= count; n += 1) {
+    const { status, body } = await api.upload(user, photoFixtures.personA(n));
+    expect(status, JSON.stringify(body)).toBe(201);
+  }
+}
+
+describe('uploading and validating training photos', () => {
+  let user: SignedInUser;
+  beforeAll(async () => {
+    user = await signUp(app);
+  });
+
+  it('passes eight photos of one person and fails a non-face, two faces, a blurry photo and another person, each with its reason', async () => {
+    const { status, body } = await api.upload(user, photoFixtures.personA(1));
+    expect(status).toBe(201);
+    expect(body.photo).toMatchObject({ fileName: 'a-01.jpg', status: 'pending', reason: null });
+    await uploadPersonA2to8(user);
+    const odd = {
+      [path.basename(photoFixtures.notAFace)]: 'noFace',
+      [path.basename(photoFixtures.twoFaces)]: 'multipleFaces',
+      [path.basename(photoFixtures.blurry)]: 'tooBlurry',
+      [path.basename(photoFixtures.personB(1))]: 'differentPerson',
+    };
+    for (const file of [
+      photoFixtures.notAFace,
+      photoFixtures.twoFaces,
+      photoFixtures.blurry,
+      photoFixtures.personB(1),
+    ]) {
+      expect((await api.upload(user, file)).status).toBe(201);
+    }
+
+    const draft = await api.settledDraft(user);
+    expect(draft.counts).toEqual({ total: 12, passed: 8, failed: 4, pending: 0 });
+    expect(draft.trainingStatus).toBe('VALIDATION_COMPLETE');
+    for (const photo of draft.photos) {
+      expect(photo.reason, photo.fileName).toBe(odd[photo.fileName] ?? null);
+    }
+  });
+
+  it('refuses a 13th photo and keeps nothing of it', async () => {
+    const before = userFiles(user).length;
+    const { status, body } = await api.upload(user, photoFixtures.personA(9));
+    expect(status).toBe(409);
+    expect(body.error?.message).toBe(messages.upload.tooMany);
+    expect(userFiles(user)).toHaveLength(before);
+  });
+
+  it('serves previews only through signed URLs of their owner', async () => {
+    const draft = await api.draft(user);
+    const url = new URL(draft.photos[0]!.thumbnailUrl, app.origin);
+    const served = await app.app!.inject({ method: 'GET', url: url.pathname + url.search });
+    expect(served.statusCode).toBe(200);
+    const { format, width } = await sharp(served.rawPayload).metadata();
+    expect(format).toBe('webp');
+    expect(width).toBeLessThanOrEqual(320);
+    const tampered = url.pathname.replace(user.id, 'someone-else') + url.search;
+    expect((await app.app!.inject({ method: 'GET', url: tampered })).statusCode).toBe(403);
+  });
+
+  it('does not let the rules be skipped: creating a model with failed photos is refused', async () => {
+    await api.buyPlan(user, 'price_pro');
+    const { status, body } = await api.call(user, 'POST', '/api/studio/models', {
+      name: 'Me',
+      gender: 'woman',
+    });
+    expect(status).toBe(400);
+    expect(body.error?.message).toBe(messages.upload.someInvalid);
+    expect((await api.models(user)).models).toHaveLength(0);
+    expect(await api.subscription(user)).toMatchObject({ monthlyFreeTrainingsLeft: 1 });
+  });
+
+  it('re-settles the draft when a photo is deleted, and answers 404 for a photo that is not there', async () => {
+    const draft = await api.draft(user);
+    for (const photo of draft.photos.filter((p) => p.status === 'failed')) {
+      const { status } = await api.call(user, 'DELETE', `/api/studio/photos/${photo.id}`);
+      expect(status).toBe(204);
+    }
+    const after = await api.draft(user);
+    expect(after.counts).toEqual({ total: 8, passed: 8, failed: 0, pending: 0 });
+    const again = await api.call(user, 'DELETE', `/api/studio/photos/${draft.photos[8]!.id}`);
+    expect(again.status).toBe(404);
+    // The deleted photos' files are gone too (two files per photo: the photo and its preview).
+    expect(userFiles(user, 'training-images')).toHaveLength(16);
+  });
+});
+
+async function uploadPersonA2to8(user: SignedInUser) {
+  for (let n = 2; n <= photoRules.min; n += 1) {
+    const { status } = await api.upload(user, photoFixtures.personA(n));
+    expect(status).toBe(201);
+  }
+}
+
+describe('bad files', () => {
+  let user: SignedInUser;
+  beforeAll(async () => {
+    user = await signUp(app);
+  });
+
+  const cases: [string, () => Buffer, number, string][] = [
+    [
+      'a truncated JPEG',
+      () => readFileSync(photoFixtures.badFile('truncated.jpg')),
+      400,
+      messages.validation.reasons.unreadable,
+    ],
+    [
+      'text named .jpg',
+      () => readFileSync(photoFixtures.badFile('not-an-image.jpg')),
+      415,
+      messages.validation.reasons.unsupportedType,
+    ],
+    [
+      'a decompression bomb (400 MP PNG)',
+      () => readFileSync(photoFixtures.badFile('bomb.png')),
+      400,
+      messages.validation.reasons.dimensionsTooLarge,
+    ],
+    ['a file over 10 MB', overTenMegabyteJpeg, 413, messages.validation.reasons.fileTooLarge],
+    [
+      'an SVG with a script',
+      () => readFileSync(photoFixtures.badFile('svg-with-script.svg')),
+      415,
+      messages.validation.reasons.unsupportedType,
+    ],
+    [
+      'a HEIC photo',
+      () => readFileSync(photoFixtures.badFile('selfie.heic')),
+      415,
+      messages.upload.heicUnsupported,
+    ],
+  ];
+
+  it.each(cases)(
+    'refuses %s with a clear message and leaves no row or file',
+    async (_name, file, code, message) => {
+      const { status, body } = await api.upload(user, file(), 'upload.jpg');
+      expect(status).toBe(code);
+      expect(body.error?.message).toBe(message);
+      const rows = await app.deps.database.db
+        .select()
+        .from(trainingPhotos)
+        .where(eq(trainingPhotos.userId, user.id));
+      expect(rows).toHaveLength(0);
+      expect(userFiles(user)).toEqual([]);
+    },
+  );
+
+  it('refuses a request that is not multipart, and a signed-out upload', async () => {
+    const json = await api.call(user, 'POST', '/api/studio/photos', { file: 'x' });
+    expect(json.status).toBe(415);
+    const anonymous = await app.app!.inject({
+      method: 'POST',
+      url: '/api/studio/photos',
+      headers: { origin: app.origin },
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('strips metadata and turns an EXIF-rotated photo upright', async () => {
+    const { status, body } = await api.upload(user, photoFixtures.upright);
+    expect(status).toBe(201);
+    const stored = userFiles(user, 'training-images').find((file) => file.endsWith('.jpg'))!;
+    const meta = await sharp(
+      path.join(app.config.storage.localDir, 'users', user.id, 'training-images', stored),
+    ).metadata();
+    expect(meta.height).toBeGreaterThan(meta.width!);
+    expect(meta.orientation ?? 1).toBe(1);
+    expect(meta.exif).toBeUndefined();
+    expect(body.photo).toMatchObject({ width: meta.width, height: meta.height });
+  });
+});
+
+describe('creating a model and training it with the local engine', () => {
+  it('needs an active subscription', async () => {
+    const user = await signUp(app);
+    await uploadPersonA(user, photoRules.min);
+    await api.settledDraft(user);
+    const { status, body } = await api.call(user, 'POST', '/api/studio/models', {
+      name: 'Me',
+      gender: 'woman',
+    });
+    expect(status).toBe(402);
+    expect(body.error?.message).toBe(messages.createModel.subscriptionRequired);
+  });
+
+  it('spends the free training once, trains to complete, shows the featured image and deletes the training photos', async () => {
+    const user = await signUp(app);
+    await api.buyPlan(user, 'price_pro');
+    await uploadPersonA(user, photoRules.min);
+    expect((await api.settledDraft(user)).counts.passed).toBe(8);
+    await api.call(user, 'PUT', '/api/studio/draft', { gender: 'woman', name: '  Studio me ' });
+    expect((await api.call(user, 'GET', '/api/studio/draft')).body).toEqual({
+      gender: 'woman',
+      name: '  Studio me ',
+    });
+
+    const blank = await api.call(user, 'POST', '/api/studio/models', { name: '   ' });
+    expect(blank.status).toBe(400);
+    expect(blank.body.error?.message).toBe(messages.nameModel.nameRequired);
+
+    const created = await api.call<{ model: UserModel }>(user, 'POST', '/api/studio/models', {
+      name: '  Studio me ',
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.model).toMatchObject({
+      name: 'Studio me',
+      gender: 'woman',
+      paidWith: 'free-training',
+      photoCount: 8,
+    });
+    expect(await api.subscription(user)).toMatchObject({
+      credits: 500,
+      monthlyFreeTrainingsLeft: 0,
+    });
+    // The draft starts over.
+    expect((await api.draft(user)).counts.total).toBe(0);
+    expect((await api.call(user, 'GET', '/api/studio/draft')).body).toEqual({
+      gender: null,
+      name: '',
+    });
+
+    const model = await api.modelWhen(user, created.body.model.id, (m) => m.status === 'complete');
+    expect(model.featuredImageUrl).toBeTruthy();
+    const featured = new URL(model.featuredImageUrl!, app.origin);
+    const image = await app.app!.inject({
+      method: 'GET',
+      url: featured.pathname + featured.search,
+    });
+    expect(image.statusCode).toBe(200);
+    expect((await sharp(image.rawPayload).metadata()).width).toBe(512);
+
+    const me = await api.call<{ profile: { trainingInProgress: boolean } }>(user, 'GET', '/api/me');
+    expect(me.body.profile.trainingInProgress).toBe(false);
+    expect((await api.models(user)).trainingInProgress).toBe(false);
+
+    // Privacy: the photos and the zip go after training; the model's own files stay.
+    await waitFor(
+      async () => userFiles(user, 'training-images').length + userFiles(user, 'image_zips').length,
+      (n) => n === 0,
+    );
+    expect(userFiles(user, `models/${model.id}`).length).toBeGreaterThan(0);
+    const ledger = await app.deps.database.db
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.reference, `model:${model.id}`));
+    expect(ledger).toHaveLength(1);
+  });
+
+  it('keeps the training photos when the user asked to', async () => {
+    const user = await signUp(app);
+    await api.buyPlan(user, 'price_pro');
+    expect(
+      (await api.call(user, 'PUT', '/api/studio/settings', { keepTrainingPhotos: true })).body,
+    ).toEqual({ keepTrainingPhotos: true });
+    await uploadPersonA(user, photoRules.min);
+    await api.settledDraft(user);
+    const created = await api.call<{ model: UserModel }>(user, 'POST', '/api/studio/models', {
+      name: 'Kept',
+      gender: 'other',
+    });
+    await api.modelWhen(user, created.body.model.id, (m) => m.status === 'complete');
+    expect(userFiles(user, 'training-images')).toHaveLength(16);
+    expect(userFiles(user, 'image_zips')).toHaveLength(1);
+  });
+
+  async function trainFromEightPhotos(user: SignedInUser, name: string) {
+    await uploadPersonA(user, photoRules.min);
+    await api.settledDraft(user);
+    return api.call<{ model: UserModel }>(user, 'POST', '/api/studio/models', {
+      name,
+      gender: 'woman',
+    });
+  }
+
+  it('pays with 50 credits once the free training is used', async () => {
+    const user = await signUp(app);
+    await api.buyPlan(user, 'price_pro');
+    const first = await trainFromEightPhotos(user, 'One');
+    expect(first.body.model?.paidWith).toBe('free-training');
+    const second = await trainFromEightPhotos(user, 'Two');
+    expect(second.status).toBe(201);
+    expect(second.body.model?.paidWith).toBe('credits');
+    expect(await api.subscription(user)).toMatchObject({
+      credits: 450,
+      monthlyFreeTrainingsLeft: 0,
+    });
+  });
+
+  it('refuses the Basic plan a second model, spending nothing', async () => {
+    const user = await signUp(app);
+    await api.buyPlan(user, 'price_basic');
+    expect((await trainFromEightPhotos(user, 'One')).status).toBe(201);
+    const second = await trainFromEightPhotos(user, 'Two');
+    expect(second.status).toBe(409);
+    expect(second.body.error?.message).toBe(messages.createModel.modelLimitReached('Basic', 1));
+    expect(await api.subscription(user)).toMatchObject({
+      credits: 50,
+      monthlyFreeTrainingsLeft: 0,
+    });
+    expect((await api.draft(user)).counts.passed).toBe(8);
+  });
+});
+
+describe("another user's photos and models", () => {
+  it('answer 404', async () => {
+    const owner = await signUp(app);
+    const other = await signUp(app);
+    await api.buyPlan(owner, 'price_pro');
+    await api.buyPlan(other, 'price_pro');
+    await uploadPersonA(owner, photoRules.min);
+    const draft = await api.settledDraft(owner);
+    const created = await api.call<{ model: UserModel }>(owner, 'POST', '/api/studio/models', {
+      name: 'Mine',
+      gender: 'man',
+    });
+    const modelId = created.body.model.id;
+    await api.modelWhen(owner, modelId, (m) => m.status === 'complete');
+
+    expect((await api.models(other)).models).toEqual([]);
+    expect((await api.draft(other)).photos).toEqual([]);
+    const photoId = draft.photos[0]!.id;
+    expect((await api.call(other, 'DELETE', `/api/studio/photos/${photoId}`)).status).toBe(404);
+    expect((await api.call(other, 'DELETE', `/api/studio/models/${modelId}`)).status).toBe(404);
+    expect((await api.call(other, 'PUT', '/api/studio/models/selected', { modelId })).status).toBe(
+      404,
+    );
+
+    // The owner can select it (Pro), then delete it with its files.
+    const selected = await api.call<{ selectedModelId: string }>(
+      owner,
+      'PUT',
+      '/api/studio/models/selected',
+      { modelId },
+    );
+    expect(selected.body.selectedModelId).toBe(modelId);
+    expect((await api.call(owner, 'DELETE', `/api/studio/models/${modelId}`)).status).toBe(204);
+    expect((await api.models(owner)).models).toEqual([]);
+    await waitFor(
+      async () => userFiles(owner, 'models'),
+      (files) => files.length === 0,
+    );
+  });
+
+  it('a Basic user cannot choose the selected model', async () => {
+    const user = await signUp(app);
+    await api.buyPlan(user, 'price_basic');
+    const { status, body } = await api.call(user, 'PUT', '/api/studio/models/selected', {
+      modelId: 'anything',
+    });
+    expect(status).toBe(403);
+    expect(body.error?.message).toBe(messages.models.selectProOnly);
+  });
+});

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
+import sharp, { type Metadata } from 'sharp';
+import { messages } from '../../../common/messages.ts';
+import { photos } from '../../../common/product.ts';
+import { AppError } from '../../http/app-error.ts';
+
+/**
+ * The way in for a user's photo: the multipart body is streamed to a temporary file (never held
+ * in memory whole), its type is read from its bytes, its size from its header before any
+ * decoding (no decompression bombs), then it is decoded once, turned upright (EXIF orientation)
+ * and re-encoded without metadata (no GPS, no camera serial).
+ */
+
+export interface ReceivedFile {
+  path: string;
+  fileName: string;
+  bytes: number;
+  /** Removes the temporary file; safe to call twice. */
+  discard(): Promise<void>;
+}
+
+export interface NormalizedPhoto {
+  /** Upright JPEG without metadata; the short side at most `maxStoredShortSide`. */
+  jpeg: Buffer;
+  /** A small WebP preview for lists. */
+  thumbnail: Buffer;
+  /** Of the stored (upright, maybe shrunk) photo: face boxes are measured on it. */
+  width: number;
+  height: number;
+}
+
+/** Photos are kept at this short side at most: plenty for training, bounded storage. */
+const maxStoredShortSide = 1536;
+const thumbnailSide = 320;
+const acceptedFormats = new Set(['jpeg', 'png', 'webp']);
+
+/** Streams the one file of a multipart request (field `file`) to a temporary file. */
+export async function receiveSingleFile(request: FastifyRequest): Promise<ReceivedFile> {
+  if (!request.isMultipart())
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.upload.notMultipart);
+  const target = path.join(os.tmpdir(), `likeness-upload-${randomUUID()}`);
+  const discard = () => rm(target, { force: true });
+  let received: { fileName: string } | undefined;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type !== 'file') continue;
+      if (part.fieldname !== 'file' || received) {
+        part.file.resume();
+        throw new AppError('BAD_REQUEST', messages.upload.oneFileOnly);
+      }
+      await pipeline(part.file, createWriteStream(target));
+      received = { fileName: displayName(part.filename) };
+    }
+  } catch (error) {
+    await discard();
+    if (error instanceof AppError) throw error;
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new AppError('PAYLOAD_TOO_LARGE', messages.validation.reasons.fileTooLarge);
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      throw new AppError('BAD_REQUEST', messages.upload.oneFileOnly);
+    throw new AppError('BAD_REQUEST', messages.upload.malformed);
+  }
+  const bytes = received ? (await stat(target).catch(() => undefined))?.size : undefined;
+  if (!received || !bytes) {
+    await discard();
+    throw new AppError('BAD_REQUEST', messages.upload.fileMissing);
+  }
+  return { path: target, fileName: received.fileName, bytes, discard };
+}
+
+/** A file name fit to show back to its owner: no folders, no control characters, bounded. */
+function displayName(name: string | undefined): string {
+  const base = (name ?? '').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '').trim();
+  return clean.slice(0, 120) || 'photo';
+}
+
+/** Checks and normalises a received photo; throws a 4xx AppError naming what is wrong. */
+export async function normalizePhoto(file: string): Promise<NormalizedPhoto> {
+  let metadata: Metadata;
+  try {
+    // Reads the header only: the pixel limit is checked below, before anything is decoded.
+    metadata = await sharp(file, { limitInputPixels: false }).metadata();
+  } catch {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.validation.reasons.unsupportedType);
+  }
+  if (metadata.format === 'heif')
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.upload.heicUnsupported);
+  if (!metadata.format || !acceptedFormats.has(metadata.format))
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.validation.reasons.unsupportedType);
+  const sideways = (metadata.orientation ?? 1) >= 5;
+  const width = (sideways ? metadata.height : metadata.width) ?? 0;
+  const height = (sideways ? metadata.width : metadata.height) ?? 0;
+  if (!width || !height) throw new AppError('BAD_REQUEST', messages.validation.reasons.unreadable);
+  if (width * height > photos.maxPixels)
+    throw new AppError('BAD_REQUEST', messages.validation.reasons.dimensionsTooLarge);
+
+  try {
+    const scale = Math.min(1, maxStoredShortSide / Math.min(width, height));
+    const upright = sharp(file, { limitInputPixels: photos.maxPixels, failOn: 'error' })
+      .rotate()
+      .resize({
+        width: Math.round(width * scale),
+        height: Math.round(height * scale),
+        fit: 'fill',
+      })
+      .removeAlpha()
+      .toColourspace('srgb');
+    const { data, info } = await upright.raw().toBuffer({ resolveWithObject: true });
+    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+    const [jpeg, thumbnail] = await Promise.all([
+      sharp(data, raw).jpeg({ quality: 90, mozjpeg: false }).toBuffer(),
+      sharp(data, raw)
+        .resize({
+          width: thumbnailSide,
+          height: thumbnailSide,
+          fit: 'cover',
+          position: 'attention',
+        })
+        .webp({ quality: 75 })
+        .toBuffer(),
+    ]);
+    return { jpeg, thumbnail, width: info.width, height: info.height };
+  } catch {
+    // Truncated or corrupt data that only shows when decoding.
+    throw new AppError('BAD_REQUEST', messages.validation.reasons.unreadable);
+  }
+}

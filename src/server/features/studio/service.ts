@@ -1,0 +1,354 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  studioEvents,
+  type Draft,
+  type DraftPhotosResponse,
+  type PhotoFailureReason,
+  type StudioSettings,
+  type TrainingPhoto,
+  type UserModel,
+  type UserModelsResponse,
+} from '../../../common/api/studio.ts';
+import { messages } from '../../../common/messages.ts';
+import {
+  canUseCustomPrompts,
+  type Gender,
+  photos as photoRules,
+  toTier,
+} from '../../../common/product.ts';
+import type { Storage } from '../../adapters/storage/storage.ts';
+import type { Database, Executor } from '../../db/client.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { userStorageKey } from '../account/storage-keys.ts';
+import { requireModelSlot, requireTrainingAllowance } from '../billing/gates.ts';
+import { spendTraining } from '../billing/ledger.ts';
+import { lockSubscription } from '../billing/repository.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import { deleteFilesJob, startTrainingJob, validatePhotoJob } from './jobs.ts';
+import type { NormalizedPhoto } from './photo-intake.ts';
+import {
+  attachPhotos,
+  countDraftPhotos,
+  countSlotModels,
+  deleteModel,
+  deletePhoto,
+  findDraft,
+  findDraftPhoto,
+  findModel,
+  insertModel,
+  insertPhoto,
+  listDraftPhotos,
+  listModelPhotos,
+  listModels,
+  lockDraft,
+  selectedModelId,
+  setSelectedModel,
+  setTrainingStatus,
+  syncTrainingInProgress,
+  unselectModel,
+  updateDraft,
+  type ModelRow,
+  type PhotoRow,
+} from './repository.ts';
+import { trainingReference } from './training.ts';
+import { settleDraft, type PhotoChange } from './validation.ts';
+
+/** The trigger word that stands for the user in prompts of a trained model. */
+const triggerWord = 'TOK';
+
+export interface StudioServiceDeps {
+  db: Database;
+  storage: Storage;
+  queue: JobQueue;
+  events: EventBus;
+  engineName: string;
+  /** Runs work in one transaction and publishes balance changes after commit (the ledger's). */
+  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  similarity: (a: number[], b: number[]) => number;
+  logger: FastifyBaseLogger;
+}
+
+/** The studio's model-creation rules behind its routes: draft photos, draft, models, settings. */
+export function createStudioService(deps: StudioServiceDeps) {
+  const { db, storage, queue, events, logger } = deps;
+
+  async function toPhoto(row: PhotoRow): Promise<TrainingPhoto> {
+    return {
+      id: row.id,
+      fileName: row.fileName,
+      status: row.status as TrainingPhoto['status'],
+      reason: (row.failureReason as PhotoFailureReason | null) ?? null,
+      thumbnailUrl: await storage.signedUrl(row.thumbnailKey),
+      width: row.width,
+      height: row.height,
+      createdAt: row.createdAt.toISOString(),
+    };
+  }
+
+  async function toModel(row: ModelRow): Promise<UserModel> {
+    return {
+      id: row.id,
+      name: row.name,
+      gender: row.gender as Gender,
+      status: row.status,
+      featuredImageUrl: row.featuredImageKey ? await storage.signedUrl(row.featuredImageKey) : null,
+      failureReason: row.failureReason,
+      progress: row.status === 'training' ? row.progress : null,
+      engine: row.engine,
+      paidWith: row.paidWith as UserModel['paidWith'],
+      photoCount: row.photoCount,
+      createdAt: row.createdAt.toISOString(),
+      trainingStartedAt: row.trainingStartedAt?.toISOString() ?? null,
+      completedAt: row.completedAt?.toISOString() ?? null,
+    };
+  }
+
+  async function publishPhotoChanges(changes: PhotoChange[]): Promise<void> {
+    for (const change of changes) {
+      await events
+        .publish(change.userId, {
+          type: studioEvents.photoUpdated,
+          data: { photoId: change.photoId, status: change.status },
+        })
+        .catch((error: unknown) => logger.warn({ err: error }, 'photo event not published'));
+    }
+  }
+
+  async function publishModel(model: ModelRow): Promise<void> {
+    await events
+      .publish(model.userId, {
+        type: studioEvents.modelUpdated,
+        data: {
+          modelId: model.id,
+          status: model.status,
+          progress: model.status === 'training' ? model.progress : null,
+        },
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'model event not published'));
+  }
+
+  async function deleteFilesLater(keys: string[], prefixes: string[] = []): Promise<void> {
+    await queue.send(deleteFilesJob, { keys, prefixes });
+  }
+
+  return {
+    publishPhotoChanges,
+    publishModel,
+
+    async draftPhotos(userId: string): Promise<DraftPhotosResponse> {
+      const [rows, draft] = await Promise.all([listDraftPhotos(db, userId), findDraft(db, userId)]);
+      const counts = { total: rows.length, passed: 0, failed: 0, pending: 0 };
+      for (const row of rows) counts[row.status as 'passed' | 'failed' | 'pending'] += 1;
+      return {
+        trainingStatus: (draft?.trainingStatus as DraftPhotosResponse['trainingStatus']) ?? null,
+        photos: await Promise.all(rows.map(toPhoto)),
+        counts,
+      };
+    },
+
+    /** Refuses early (before the body is read) when the draft is already full. */
+    async assertRoomForPhoto(userId: string): Promise<void> {
+      if ((await countDraftPhotos(db, userId)) >= photoRules.max)
+        throw new AppError('LIMIT_REACHED', messages.upload.tooMany);
+      await setTrainingStatus(db, userId, 'UPLOADING');
+    },
+
+    /**
+     * Stores a normalised photo and records it as pending with its validation job, in one
+     * transaction; if anything fails, the stored files are removed again.
+     */
+    async addPhoto(
+      userId: string,
+      fileName: string,
+      photo: NormalizedPhoto,
+    ): Promise<TrainingPhoto> {
+      const id = randomUUID();
+      const storageKeyOf = userStorageKey(userId, 'training-images', `${id}.jpg`);
+      const thumbnailKey = userStorageKey(userId, 'training-images', `${id}-thumb.webp`);
+      try {
+        await storage.put(storageKeyOf, photo.jpeg, 'image/jpeg');
+        await storage.put(thumbnailKey, photo.thumbnail, 'image/webp');
+        const row = await db.transaction(async (tx) => {
+          await lockDraft(tx, userId);
+          if ((await countDraftPhotos(tx, userId)) >= photoRules.max)
+            throw new AppError('LIMIT_REACHED', messages.upload.tooMany);
+          const inserted = await insertPhoto(tx, {
+            id,
+            userId,
+            storageKey: storageKeyOf,
+            thumbnailKey,
+            fileName,
+            width: photo.width,
+            height: photo.height,
+            bytes: photo.jpeg.length,
+          });
+          await setTrainingStatus(tx, userId, 'VALIDATING');
+          await queue.send(validatePhotoJob, { photoId: id }, { tx });
+          return inserted;
+        });
+        await publishPhotoChanges([{ userId, photoId: id, status: 'pending' }]);
+        return await toPhoto(row);
+      } catch (error) {
+        await Promise.all(
+          [storageKeyOf, thumbnailKey].map((key) => storage.delete(key).catch(() => {})),
+        );
+        throw error;
+      }
+    },
+
+    async deletePhoto(userId: string, photoId: string): Promise<void> {
+      const { photo, changes } = await db.transaction(async (tx) => {
+        await lockDraft(tx, userId);
+        const found = await findDraftPhoto(tx, userId, photoId);
+        if (!found) throw new AppError('NOT_FOUND', messages.upload.photoNotFound);
+        await deletePhoto(tx, userId, photoId);
+        return { photo: found, changes: await settleDraft(tx, userId, deps.similarity) };
+      });
+      await Promise.all(
+        [photo.storageKey, photo.thumbnailKey].map((key) =>
+          storage.delete(key).catch(() => deleteFilesLater([key])),
+        ),
+      );
+      await publishPhotoChanges([{ userId, photoId, status: 'deleted' }, ...changes]);
+    },
+
+    async draft(userId: string): Promise<Draft> {
+      const row = await findDraft(db, userId);
+      return { gender: (row?.gender as Gender | null) ?? null, name: row?.name ?? '' };
+    },
+
+    async updateDraft(
+      userId: string,
+      change: { gender?: Gender | null; name?: string },
+    ): Promise<Draft> {
+      const row = await updateDraft(db, userId, {
+        ...(change.gender !== undefined ? { gender: change.gender } : {}),
+        ...(change.name !== undefined ? { name: change.name } : {}),
+      });
+      return { gender: (row.gender as Gender | null) ?? null, name: row.name };
+    },
+
+    async settings(userId: string): Promise<StudioSettings> {
+      const row = await findDraft(db, userId);
+      return { keepTrainingPhotos: row?.keepTrainingPhotos ?? false };
+    },
+
+    async updateSettings(userId: string, settings: StudioSettings): Promise<StudioSettings> {
+      const row = await updateDraft(db, userId, {
+        keepTrainingPhotos: settings.keepTrainingPhotos,
+      });
+      return { keepTrainingPhotos: row.keepTrainingPhotos };
+    },
+
+    async models(userId: string): Promise<UserModelsResponse> {
+      const [rows, selected] = await Promise.all([
+        listModels(db, userId),
+        selectedModelId(db, userId),
+      ]);
+      return {
+        models: await Promise.all(rows.map(toModel)),
+        selectedModelId: rows.some((row) => row.id === selected) ? selected : null,
+        trainingInProgress: rows.some(
+          (row) => row.status === 'pending' || row.status === 'training',
+        ),
+      };
+    },
+
+    /**
+     * Creates a model from the draft and starts its training. In one transaction: the plan's
+     * gates, the draft's rules, the spend (a free training or 50 credits), the model, the photos
+     * moved to it and the training job.
+     */
+    async createModel(
+      userId: string,
+      request: { name: string; gender?: Gender | null | undefined },
+    ): Promise<UserModel> {
+      const name = request.name.trim();
+      if (!name) throw new AppError('VALIDATION_ERROR', messages.nameModel.nameRequired);
+      const model = await deps.transaction(async (tx) => {
+        const subscription = await lockSubscription(tx, userId);
+        requireModelSlot(subscription, await countSlotModels(tx, userId));
+        requireTrainingAllowance(subscription);
+        const draft = await lockDraft(tx, userId);
+        const gender = request.gender ?? (draft.gender as Gender | null);
+        if (!gender) throw new AppError('VALIDATION_ERROR', messages.nameModel.genderMissing);
+        const photos = await listDraftPhotos(tx, userId);
+        if (photos.some((photo) => photo.status === 'pending'))
+          throw new AppError('CONFLICT', messages.upload.stillValidating);
+        if (photos.some((photo) => photo.status === 'failed'))
+          throw new AppError('VALIDATION_ERROR', messages.upload.someInvalid);
+        if (photos.length < photoRules.min)
+          throw new AppError('VALIDATION_ERROR', messages.upload.tooFewPassed);
+        if (photos.length > photoRules.max)
+          throw new AppError('VALIDATION_ERROR', messages.upload.tooMany);
+        const id = randomUUID();
+        const paid = await spendTraining(tx, userId, trainingReference(id));
+        const inserted = await insertModel(tx, {
+          id,
+          userId,
+          name,
+          gender,
+          status: 'pending',
+          paidWith: paid.usedFreeTraining ? 'free-training' : 'credits',
+          photoCount: photos.length,
+          engine: deps.engineName,
+          triggerWord,
+        });
+        await attachPhotos(
+          tx,
+          userId,
+          photos.map((photo) => photo.id),
+          id,
+        );
+        await updateDraft(tx, userId, { trainingStatus: null, gender: null, name: '' });
+        await syncTrainingInProgress(tx, userId);
+        await queue.send(startTrainingJob, { modelId: id }, { tx });
+        return inserted;
+      });
+      await publishModel(model);
+      return toModel(model);
+    },
+
+    /** Pro and above choose which model generation uses by default (saved on the profile). */
+    async selectModel(userId: string, modelId: string): Promise<UserModelsResponse> {
+      await db.transaction(async (tx) => {
+        const subscription = await lockSubscription(tx, userId);
+        if (!subscription.active || !canUseCustomPrompts(toTier(subscription.tier)))
+          throw new AppError('TIER_REQUIRED', messages.models.selectProOnly);
+        const model = await findModel(tx, userId, modelId);
+        if (!model) throw new AppError('NOT_FOUND', messages.models.notFound);
+        if (model.status !== 'complete') throw new AppError('CONFLICT', messages.models.notReady);
+        await setSelectedModel(tx, userId, modelId);
+      });
+      return this.models(userId);
+    },
+
+    /** Deletes a model and every file made for it (photos, zip, likeness profile, featured image). */
+    async deleteModel(userId: string, modelId: string): Promise<void> {
+      const { model, keys } = await db.transaction(async (tx) => {
+        const found = await findModel(tx, userId, modelId);
+        if (!found) throw new AppError('NOT_FOUND', messages.models.notFound);
+        const photos = await listModelPhotos(tx, modelId);
+        await unselectModel(tx, userId, modelId);
+        await deleteModel(tx, userId, modelId);
+        await syncTrainingInProgress(tx, userId);
+        return {
+          model: found,
+          keys: [
+            ...photos.flatMap((photo) => [photo.storageKey, photo.thumbnailKey]),
+            ...(found.zipKey ? [found.zipKey] : []),
+          ],
+        };
+      });
+      await queue.send(deleteFilesJob, {
+        keys,
+        prefixes: [`${userStorageKey(userId, 'models', modelId)}/`],
+      });
+      await publishModel({ ...model, status: 'deleted' });
+    },
+  };
+}
+
+export type StudioService = ReturnType<typeof createStudioService>;

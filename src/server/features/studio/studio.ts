@@ -1,0 +1,75 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { TrainingEngine } from '../../adapters/engine/training-engine.ts';
+import type { Storage } from '../../adapters/storage/storage.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { defineWorker, type JobQueue, type JobWorker } from '../../jobs/job-queue.ts';
+import type { Billing } from '../billing/billing.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import { checkTrainingJob, deleteFilesJob, startTrainingJob, validatePhotoJob } from './jobs.ts';
+import { createStudioService } from './service.ts';
+import { createTraining } from './training.ts';
+import { createPhotoValidation, type FaceAnalyzer } from './validation.ts';
+
+/** The studio's model creation wired together: service (routes), validation, training, jobs. */
+export function createStudio(deps: {
+  config: Config;
+  db: Database;
+  storage: Storage;
+  queue: JobQueue;
+  events: EventBus;
+  billing: Pick<Billing, 'ledger'>;
+  engine: TrainingEngine;
+  faces: FaceAnalyzer;
+  logger: FastifyBaseLogger;
+}) {
+  const { config, db, storage, queue, events, engine, faces, logger } = deps;
+  const transaction = deps.billing.ledger.transaction;
+  const service = createStudioService({
+    db,
+    storage,
+    queue,
+    events,
+    engineName: engine.name,
+    transaction,
+    similarity: (a, b) => faces.similarity(a, b),
+    logger,
+  });
+  const validation = createPhotoValidation({ db, storage, faces });
+  const training = createTraining({
+    db,
+    storage,
+    queue,
+    engine,
+    transaction,
+    publishModel: service.publishModel,
+    publicUrl: config.publicUrl,
+    pollSeconds: config.training.pollSeconds,
+    timeoutMinutes: config.training.timeoutMinutes,
+    logger,
+  });
+
+  const workers: JobWorker<unknown>[] = [
+    defineWorker(
+      validatePhotoJob,
+      async ({ photoId }, job) =>
+        service.publishPhotoChanges(
+          await validation.validate(photoId, { lastAttempt: job.isLastAttempt }),
+        ),
+      // Face analysis is serialised inside the process anyway; one at a time keeps memory flat.
+      1,
+    ),
+    defineWorker(startTrainingJob, ({ modelId }, job) =>
+      training.start(modelId, { lastAttempt: job.isLastAttempt }),
+    ),
+    defineWorker(checkTrainingJob, ({ modelId }) => training.check(modelId)),
+    defineWorker(deleteFilesJob, async ({ keys, prefixes }) => {
+      for (const key of keys) await storage.delete(key);
+      for (const prefix of prefixes) await storage.deletePrefix(prefix);
+    }),
+  ] as JobWorker<unknown>[];
+
+  return { engine, service, training, workers };
+}
+
+export type Studio = ReturnType<typeof createStudio>;

@@ -1,0 +1,480 @@
+import {
+  createHash,
+  generateKeyPairSync,
+  type KeyObject,
+  randomBytes,
+  randomUUID,
+  sign,
+} from 'node:crypto';
+import {
+  type Answer,
+  downloadZip,
+  type RecordedRequest,
+  type Route,
+  type ScriptedFailure,
+  startJsonServer,
+} from './provider-fake-kit.ts';
+
+/**
+ * A local stand-in for fal's queue API and webhook signing, over real HTTP and keeping the
+ * contract (reference/provider-contracts.md §2): `Authorization: Key …`; submission to
+ * `{owner}/{app}[/{path}]` with the input as the body and `?fal_webhook=`; status (202 while
+ * `IN_QUEUE`/`IN_PROGRESS`, 200 once `COMPLETED`), result and cancel under `{owner}/{app}` only;
+ * 422 validation errors as `{detail: [{loc, msg, type}]}`; webhooks signed with Ed25519 over
+ * `request id \n user id \n timestamp \n sha256(body)`, hex, against the key set the fake serves
+ * at `/.well-known/jwks.json` (which can rotate).
+ *
+ * Requests move `IN_QUEUE → IN_PROGRESS → COMPLETED` when the test says so. Like fal's trainer,
+ * the runner downloads `images_data_url` when it starts and fails the request when it is not a
+ * zip (an expired signed URL answers 403).
+ *
+ * Endpoints are a table: inference (`fal-ai/flux-lora`) can be added as another entry.
+ */
+
+type QueueStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED';
+
+interface DetailItem {
+  loc: string[];
+  msg: string;
+  type: string;
+}
+
+interface QueueRequest {
+  id: string;
+  /** The full endpoint id it was submitted to. */
+  endpointId: string;
+  /** `{owner}/{app}`: what status, result and cancel URLs use. */
+  appId: string;
+  input: Record<string, unknown>;
+  webhook: string | undefined;
+  status: QueueStatus;
+  logs: { message: string; level: string; source: 'USER'; timestamp: string }[];
+  result?: Answer;
+  /** The webhook body, once completed (the same on every redelivery). */
+  webhookBody?: string;
+}
+
+interface EndpointSpec {
+  /** 422 detail items for an input the endpoint refuses at submission. */
+  validate(input: Record<string, unknown>): DetailItem[];
+  /** What the runner does first when it picks a request up; a detail item fails the request. */
+  begin?(request: QueueRequest): Promise<DetailItem | undefined>;
+  output(request: QueueRequest, baseUrl: string): unknown;
+}
+
+export interface FalDelivery {
+  requestId: string;
+  /** The receiver's answer; 0 when it could not be reached. */
+  status: number;
+}
+
+export interface FalDeliverOptions {
+  /** Unix seconds to sign with (default now). */
+  timestamp?: number;
+  /** Sign with another key (one the JWKS does not list). */
+  privateKey?: KeyObject;
+}
+
+export interface FakeFal {
+  /** e.g. http://127.0.0.1:40123: the queue base URL. */
+  url: string;
+  jwksUrl: string;
+  key: string;
+  /** The account id webhooks are signed for (`X-Fal-Webhook-User-Id`). */
+  userId: string;
+  /** The FAL_* variables pointing the app at this fake. */
+  env: Record<string, string>;
+  requests: RecordedRequest[];
+  deliveries: FalDelivery[];
+  request(id: string): QueueRequest | undefined;
+  /** IN_QUEUE → IN_PROGRESS: the runner downloads the zip (failing the request if it is not one). */
+  startRequest(id: string): Promise<void>;
+  log(id: string, message: string): void;
+  /** → COMPLETED with the endpoint's output (through IN_PROGRESS); webhook `OK`. */
+  completeTraining(id: string): Promise<void>;
+  /**
+   * → COMPLETED as a failure; webhook `ERROR`. By default a 422 model error with `error` as its
+   * message; `{ status: 504, errorType: 'request_timeout' }` makes it an infrastructure error.
+   */
+  failTraining(
+    id: string,
+    error: string,
+    options?: { status?: number; errorType?: string },
+  ): Promise<void>;
+  /** Sends a completed request's webhook again (same body, fresh timestamp and signature). */
+  redeliver(requestId: string, options?: FalDeliverOptions): Promise<FalDelivery>;
+  /** A new signing key; the JWKS lists only it, or both with `keepOld`. */
+  rotateKey(options?: { keepOld?: boolean }): void;
+  failNext(failure?: ScriptedFailure): void;
+  close(): Promise<void>;
+}
+
+/** fal's webhook signature (§2.5), as the fake sends it. */
+export function signFalWebhook(
+  privateKey: KeyObject,
+  requestId: string,
+  userId: string,
+  timestamp: number,
+  body: string,
+): string {
+  const message = [
+    requestId,
+    userId,
+    String(timestamp),
+    createHash('sha256').update(body).digest('hex'),
+  ].join('\n');
+  return sign(null, Buffer.from(message), privateKey).toString('hex');
+}
+
+const missingField = (field: string): DetailItem => ({
+  loc: ['body', field],
+  msg: 'field required',
+  type: 'value_error.missing',
+});
+
+const endpoints: Record<string, EndpointSpec> = {
+  'fal-ai/flux-lora-fast-training': {
+    validate(input) {
+      const issues: DetailItem[] = [];
+      if (input.images_data_url === undefined) issues.push(missingField('images_data_url'));
+      else if (typeof input.images_data_url !== 'string')
+        issues.push({
+          loc: ['body', 'images_data_url'],
+          msg: 'str type expected',
+          type: 'type_error.str',
+        });
+      if (input.trigger_word !== undefined && typeof input.trigger_word !== 'string')
+        issues.push({
+          loc: ['body', 'trigger_word'],
+          msg: 'str type expected',
+          type: 'type_error.str',
+        });
+      if (input.steps !== undefined) {
+        if (!Number.isInteger(input.steps))
+          issues.push({
+            loc: ['body', 'steps'],
+            msg: 'value is not a valid integer',
+            type: 'type_error.integer',
+          });
+        else if ((input.steps as number) < 1 || (input.steps as number) > 10_000)
+          issues.push({
+            loc: ['body', 'steps'],
+            msg: 'ensure this value is between 1 and 10000',
+            type: 'value_error.number.not_in_range',
+          });
+      }
+      if (input.create_masks !== undefined && typeof input.create_masks !== 'boolean')
+        issues.push({
+          loc: ['body', 'create_masks'],
+          msg: 'value could not be parsed to a boolean',
+          type: 'type_error.bool',
+        });
+      return issues;
+    },
+    async begin(request) {
+      const zip = await downloadZip(request.input.images_data_url as string);
+      if (zip.ok) return undefined;
+      return zip.why === 'not a zip file'
+        ? {
+            loc: ['body', 'images_data_url'],
+            msg: 'The file is not a valid zip archive',
+            type: 'invalid_archive',
+          }
+        : {
+            loc: ['body', 'images_data_url'],
+            msg: `Failed to download the file (${zip.why})`,
+            type: 'file_download_error',
+          };
+    },
+    output(request, baseUrl) {
+      const file = (name: string, contentType: string, size: number) => ({
+        url: `${baseUrl}/files/${request.id}/${name}`,
+        content_type: contentType,
+        file_name: name,
+        file_size: size,
+      });
+      return {
+        diffusers_lora_file: file(
+          'pytorch_lora_weights.safetensors',
+          'application/octet-stream',
+          89_745_224,
+        ),
+        config_file: file('config.json', 'application/json', 452),
+      };
+    },
+  },
+};
+
+export async function startFakeFal(): Promise<FakeFal> {
+  const key = `${randomUUID()}:${randomBytes(16).toString('hex')}`;
+  const userId = `user_${randomBytes(6).toString('hex')}`;
+  let signing = generateKeyPairSync('ed25519');
+  let published: KeyObject[] = [signing.publicKey];
+  const queue = new Map<string, QueueRequest>();
+  const deliveries: FalDelivery[] = [];
+  let baseUrl = '';
+
+  const fail = (status: number, detail: unknown, extra: Record<string, unknown> = {}): Answer => ({
+    status,
+    body: { detail, ...extra },
+  });
+  const usualDetail: Record<number, string> = {
+    400: 'Bad request',
+    401: 'Authentication is required to access this application.',
+    404: 'Not found',
+    405: 'Method not allowed',
+    429: 'Too many requests',
+    500: 'Internal Server Error',
+    503: 'Service unavailable',
+  };
+
+  const urlsOf = (request: QueueRequest) => {
+    const base = `${baseUrl}/${request.appId}/requests/${request.id}`;
+    return { response_url: base, status_url: `${base}/status`, cancel_url: `${base}/cancel` };
+  };
+
+  function find(owner: string, app: string, id: string): QueueRequest | undefined {
+    const request = queue.get(id);
+    // Status, result and cancel live under {owner}/{app}; a full endpoint path does not match.
+    return request && request.appId === `${owner}/${app}` ? request : undefined;
+  }
+
+  function statusBody(request: QueueRequest, withLogs: boolean) {
+    return {
+      status: request.status,
+      request_id: request.id,
+      ...urlsOf(request),
+      ...(request.status === 'IN_QUEUE'
+        ? {
+            queue_position: [...queue.values()]
+              .filter((r) => r.status === 'IN_QUEUE')
+              .indexOf(request),
+          }
+        : { logs: withLogs ? request.logs : null }),
+      ...(request.status === 'COMPLETED' ? { metrics: { inference_time: null } } : {}),
+    };
+  }
+
+  const routes: Route[] = [
+    {
+      method: 'GET',
+      pattern: /^\/\.well-known\/jwks\.json$/,
+      public: true,
+      handle: () => ({
+        status: 200,
+        body: {
+          keys: published.map((publicKey, index) => ({
+            ...publicKey.export({ format: 'jwk' }),
+            kid: `fake-${index}`,
+            use: 'sig',
+            alg: 'EdDSA',
+          })),
+        },
+      }),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/([^/]+)\/([^/]+)\/requests\/([^/]+)\/status$/,
+      handle: ({ match, query }) => {
+        const request = find(match[1]!, match[2]!, match[3]!);
+        if (!request) return fail(404, 'Request not found');
+        return {
+          status: request.status === 'COMPLETED' ? 200 : 202,
+          body: statusBody(request, query.logs === '1'),
+        };
+      },
+    },
+    {
+      method: 'PUT',
+      pattern: /^\/([^/]+)\/([^/]+)\/requests\/([^/]+)\/cancel$/,
+      handle: async ({ match }) => {
+        const request = find(match[1]!, match[2]!, match[3]!);
+        if (!request) return { status: 404, body: { status: 'NOT_FOUND' } };
+        if (request.status === 'COMPLETED')
+          return { status: 400, body: { status: 'ALREADY_COMPLETED' } };
+        await complete(request, fail(400, 'Request was cancelled'), 'Request was cancelled');
+        return { status: 202, body: { status: 'CANCELLATION_REQUESTED' } };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/([^/]+)\/([^/]+)\/requests\/([^/]+)$/,
+      handle: ({ match }) => {
+        const request = find(match[1]!, match[2]!, match[3]!);
+        if (!request) return fail(404, 'Request not found');
+        if (!request.result) return fail(400, 'Request is still in progress');
+        return request.result;
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/([^/]+)\/([^/]+)(\/[^?]+)?$/,
+      handle: ({ match, body, query }) => {
+        const endpointId = `${match[1]}/${match[2]}${match[3] ?? ''}`;
+        const spec = endpoints[endpointId];
+        if (!spec) return fail(404, `Application '${endpointId}' not found`);
+        if (typeof body !== 'object' || body === null || Array.isArray(body))
+          return fail(422, [
+            { loc: ['body'], msg: 'value is not a valid dict', type: 'type_error.dict' },
+          ]);
+        const input = body as Record<string, unknown>;
+        const issues = spec.validate(input);
+        if (issues.length > 0) return fail(422, issues);
+        const webhook = query.fal_webhook;
+        if (webhook !== undefined && !URL.canParse(webhook))
+          return fail(400, 'Invalid webhook URL');
+        const request: QueueRequest = {
+          id: randomUUID(),
+          endpointId,
+          appId: `${match[1]}/${match[2]}`,
+          input,
+          webhook,
+          status: 'IN_QUEUE',
+          logs: [],
+        };
+        queue.set(request.id, request);
+        return {
+          status: 200,
+          headers: { 'x-fal-request-id': request.id },
+          body: { ...statusBody(request, false), gateway_request_id: request.id },
+        };
+      },
+    },
+  ];
+
+  const server = await startJsonServer({
+    authorized: (headers) => headers.authorization === `Key ${key}`,
+    error: (status, detail) => fail(status, detail ?? usualDetail[status] ?? 'Error'),
+    routes,
+  });
+  baseUrl = server.url;
+
+  function requestOf(id: string): QueueRequest {
+    const request = queue.get(id);
+    if (!request) throw new Error(`no fal request ${id}`);
+    return request;
+  }
+
+  async function deliver(
+    request: QueueRequest,
+    options: FalDeliverOptions = {},
+  ): Promise<FalDelivery> {
+    const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+    const body = request.webhookBody!;
+    let status: number;
+    try {
+      const response = await fetch(request.webhook!, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-fal-webhook-request-id': request.id,
+          'x-fal-webhook-user-id': userId,
+          'x-fal-webhook-timestamp': String(timestamp),
+          'x-fal-webhook-signature': signFalWebhook(
+            options.privateKey ?? signing.privateKey,
+            request.id,
+            userId,
+            timestamp,
+            body,
+          ),
+        },
+        body,
+        signal: AbortSignal.timeout(15_000),
+      });
+      await response.arrayBuffer();
+      status = response.status;
+    } catch {
+      status = 0;
+    }
+    const delivery = { requestId: request.id, status };
+    deliveries.push(delivery);
+    return delivery;
+  }
+
+  /** Records the result and sends the webhook (`error` set: a failure). */
+  async function complete(request: QueueRequest, result: Answer, error?: string) {
+    request.status = 'COMPLETED';
+    request.result = result;
+    const failed = result.status >= 300;
+    request.webhookBody = JSON.stringify({
+      request_id: request.id,
+      gateway_request_id: request.id,
+      status: failed ? 'ERROR' : 'OK',
+      ...(failed ? { error: error ?? `Invalid status code: ${result.status}` } : {}),
+      payload: result.body,
+    });
+    if (request.webhook) await deliver(request);
+  }
+
+  function log(request: QueueRequest, message: string, level = 'INFO') {
+    request.logs.push({ message, level, source: 'USER', timestamp: new Date().toISOString() });
+  }
+
+  async function startRequest(id: string) {
+    const request = requestOf(id);
+    if (request.status !== 'IN_QUEUE') return;
+    request.status = 'IN_PROGRESS';
+    log(request, 'Preparing the training data');
+    const problem = await endpoints[request.endpointId]!.begin?.(request);
+    if (problem) {
+      log(request, problem.msg, 'ERROR');
+      await complete(request, fail(422, [problem]), 'Invalid status code: 422');
+    }
+  }
+
+  return {
+    url: baseUrl,
+    jwksUrl: `${baseUrl}/.well-known/jwks.json`,
+    key,
+    userId,
+    env: {
+      IMAGE_ENGINE: 'fal',
+      FAL_KEY: key,
+      FAL_QUEUE_BASE_URL: baseUrl,
+      FAL_WEBHOOK_JWKS_URL: `${baseUrl}/.well-known/jwks.json`,
+    },
+    requests: server.requests,
+    deliveries,
+    request: (id) => {
+      const request = queue.get(id);
+      return request ? structuredClone(request) : undefined;
+    },
+    startRequest,
+    log: (id, message) => log(requestOf(id), message),
+    async completeTraining(id) {
+      const request = requestOf(id);
+      await startRequest(id);
+      if (request.status === 'COMPLETED') return;
+      await complete(request, {
+        status: 200,
+        body: endpoints[request.endpointId]!.output(request, baseUrl),
+      });
+    },
+    async failTraining(id, error, options = {}) {
+      const request = requestOf(id);
+      if (request.status === 'COMPLETED') return;
+      const status = options.status ?? 422;
+      const result: Answer = options.errorType
+        ? {
+            status,
+            headers: { 'x-fal-error-type': options.errorType },
+            body: { detail: error, error_type: options.errorType },
+          }
+        : fail(status, [{ loc: ['body'], msg: error, type: 'value_error' }]);
+      log(request, error, 'ERROR');
+      await complete(request, result, `Invalid status code: ${status}`);
+    },
+    async redeliver(requestId, options) {
+      const request = requestOf(requestId);
+      if (!request.webhookBody || !request.webhook)
+        throw new Error(`fal request ${requestId} has no webhook to send`);
+      return deliver(request, options);
+    },
+    rotateKey(options = {}) {
+      signing = generateKeyPairSync('ed25519');
+      published = options.keepOld ? [...published, signing.publicKey] : [signing.publicKey];
+    },
+    failNext: server.failNext,
+    close: server.close,
+  };
+}

@@ -1,0 +1,511 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import {
+  type Answer,
+  downloadZip,
+  type RecordedRequest,
+  type Route,
+  type ScriptedFailure,
+  startJsonServer,
+} from './provider-fake-kit.ts';
+
+/**
+ * A local stand-in for the parts of Replicate's HTTP API that training uses, over real HTTP and
+ * keeping its contract (reference/provider-contracts.md §1): Bearer auth, JSON bodies, RFC 7807
+ * problem details (`application/problem+json`) for errors, destination models that must exist
+ * before a training writes to them, the trainer's input validation (422), trainings that move
+ * `starting → processing → succeeded | failed | canceled` when the test says so, and webhooks
+ * signed with the Standard Webhooks HMAC, sent for the events the training asked for, with the
+ * same `webhook-id` when redelivered.
+ *
+ * Like the real service, a training downloads its `input_images` when it starts processing and
+ * fails when that is not a zip (an expired signed URL answers 403).
+ *
+ * Deviation: the real API only accepts HTTPS webhook URLs; this one accepts http://127.0.0.1.
+ *
+ * Trainings and predictions share one object shape and id space on Replicate; `runs` holds both
+ * kinds so predictions (`POST /v1/predictions`) can be added as more routes and controls.
+ */
+
+export type RunStatus = 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
+type WebhookEvent = 'start' | 'output' | 'logs' | 'completed';
+
+interface Run {
+  kind: 'training';
+  /** The public object, as GET answers it and webhooks carry it. */
+  object: Record<string, unknown> & { id: string; status: RunStatus };
+  destination: string;
+  webhook: string | undefined;
+  events: WebhookEvent[];
+}
+
+export interface WebhookMessage {
+  /** `webhook-id`: one per message, the same on every redelivery. */
+  id: string;
+  url: string;
+  event: WebhookEvent;
+  /** The body exactly as sent. */
+  body: string;
+}
+
+export interface WebhookDelivery {
+  messageId: string;
+  /** The receiver's answer; 0 when it could not be reached. */
+  status: number;
+}
+
+export interface FakeReplicate {
+  /** e.g. http://127.0.0.1:40123 */
+  url: string;
+  /** `${url}/v1`, what REPLICATE_BASE_URL points at. */
+  baseUrl: string;
+  apiToken: string;
+  webhookSecret: string;
+  /** The account the token belongs to (the only owner it may create models for). */
+  owner: string;
+  trainer: { owner: string; name: string; version: string };
+  /** The REPLICATE_* variables pointing the app at this fake. */
+  env: Record<string, string>;
+  requests: RecordedRequest[];
+  messages: WebhookMessage[];
+  deliveries: WebhookDelivery[];
+  training(id: string): Record<string, unknown> | undefined;
+  model(fullName: string): Record<string, unknown> | undefined;
+  /** starting → processing: downloads the zip (failing the training if it is not one). */
+  startTraining(id: string): Promise<void>;
+  /** Appends a trainer progress line (a tqdm bar) to the logs. */
+  logStep(id: string, step: number): void;
+  /** → succeeded (through processing), with a new version of the destination model. */
+  completeTraining(id: string): Promise<void>;
+  failTraining(id: string, error: string): Promise<void>;
+  /** Sends a message again: same webhook-id and body, a fresh timestamp and signature. */
+  redeliver(messageId: string, options?: DeliverOptions): Promise<WebhookDelivery>;
+  /** The next matching request fails as described (see ScriptedFailure). */
+  failNext(failure?: ScriptedFailure): void;
+  close(): Promise<void>;
+}
+
+export interface DeliverOptions {
+  /** Unix seconds to sign with (default now). */
+  timestamp?: number;
+  /** Sign with another secret. */
+  secret?: string;
+}
+
+const hardware = new Set([
+  'cpu',
+  'gpu-t4',
+  'gpu-l40s',
+  'gpu-l40s-2x',
+  'gpu-a100-large',
+  'gpu-h100',
+]);
+const eventNames = new Set<WebhookEvent>(['start', 'output', 'logs', 'completed']);
+
+const runId = () => {
+  const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
+  return Array.from(randomBytes(26), (byte) => alphabet[byte % 32]).join('');
+};
+const nowIso = () => new Date().toISOString();
+
+/** Standard Webhooks signature, as Replicate sends it (§1.8). */
+export function signReplicateWebhook(
+  secret: string,
+  id: string,
+  timestamp: number,
+  body: string,
+): string {
+  const key = Buffer.from(secret.slice(secret.indexOf('_') + 1), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+export async function startFakeReplicate(
+  options: { owner?: string; trainer?: { owner: string; name: string; version: string } } = {},
+): Promise<FakeReplicate> {
+  const apiToken = `r8_${randomBytes(16).toString('hex')}`;
+  const webhookSecret = `whsec_${randomBytes(24).toString('base64')}`;
+  const owner = options.owner ?? 'likeness-test';
+  const trainer = options.trainer ?? {
+    owner: 'ostris',
+    name: 'flux-dev-lora-trainer',
+    version: randomBytes(32).toString('hex'),
+  };
+  const models = new Map<string, Record<string, unknown>>();
+  const runs = new Map<string, Run>();
+  const messages: WebhookMessage[] = [];
+  const deliveries: WebhookDelivery[] = [];
+  let baseUrl = '';
+
+  const problem = (status: number, detail: string, title?: string): Answer => ({
+    status,
+    body: { ...(title ? { title } : {}), detail, status },
+    headers: { 'content-type': 'application/problem+json' },
+  });
+  const usualDetail: Record<number, string> = {
+    400: 'Invalid input',
+    401: 'You did not pass a valid authentication token',
+    404: 'Not found.',
+    405: 'Method not allowed.',
+    429: 'Request was throttled. Your rate limit resets in ~30s.',
+    500: 'Internal server error',
+    502: 'Bad gateway',
+    503: 'Service unavailable',
+  };
+
+  function modelObject(modelOwner: string, name: string, extra: Record<string, unknown>) {
+    return {
+      url: `https://replicate.com/${modelOwner}/${name}`,
+      owner: modelOwner,
+      name,
+      description: null,
+      visibility: 'private',
+      github_url: null,
+      paper_url: null,
+      license_url: null,
+      run_count: 0,
+      cover_image_url: null,
+      default_example: null,
+      latest_version: null,
+      ...extra,
+    };
+  }
+  models.set(
+    `${trainer.owner}/${trainer.name}`,
+    modelObject(trainer.owner, trainer.name, {
+      visibility: 'public',
+      latest_version: { id: trainer.version, created_at: nowIso(), cog_version: '0.9.0' },
+    }),
+  );
+
+  const isTerminal = (status: RunStatus) =>
+    status === 'succeeded' || status === 'failed' || status === 'canceled';
+
+  function trainingInputProblem(input: unknown): Answer | undefined {
+    if (typeof input !== 'object' || input === null || Array.isArray(input))
+      return problem(422, '- input: Invalid type. Expected: object\n', 'Input validation failed');
+    const fields = input as Record<string, unknown>;
+    const issues: string[] = [];
+    if (typeof fields.input_images !== 'string' || !/^https?:\/\//.test(fields.input_images))
+      issues.push('- input.input_images: Does not match format "uri"');
+    const range = (name: string, min: number, max: number) => {
+      const value = fields[name];
+      if (value === undefined) return;
+      if (!Number.isInteger(value)) issues.push(`- input.${name}: Invalid type. Expected: integer`);
+      else if ((value as number) < min)
+        issues.push(`- input.${name}: Must be greater than or equal to ${min}`);
+      else if ((value as number) > max)
+        issues.push(`- input.${name}: Must be less than or equal to ${max}`);
+    };
+    range('steps', 3, 6000);
+    range('lora_rank', 1, 128);
+    range('batch_size', 1, 16);
+    if (fields.trigger_word !== undefined && typeof fields.trigger_word !== 'string')
+      issues.push('- input.trigger_word: Invalid type. Expected: string');
+    if (fields.autocaption !== undefined && typeof fields.autocaption !== 'boolean')
+      issues.push('- input.autocaption: Invalid type. Expected: boolean');
+    return issues.length > 0
+      ? problem(422, `${issues.join('\n')}\n`, 'Input validation failed')
+      : undefined;
+  }
+
+  function createTraining(
+    trainerRef: { owner: string; name: string; version: string },
+    body: Record<string, unknown>,
+  ): Answer {
+    const model = models.get(`${trainerRef.owner}/${trainerRef.name}`);
+    const latest = model?.latest_version as { id: string } | null | undefined;
+    if (!model || latest?.id !== trainerRef.version)
+      return problem(404, 'The requested version does not exist');
+    const destination = body.destination;
+    if (
+      typeof destination !== 'string' ||
+      !models.has(destination) ||
+      !destination.startsWith(`${owner}/`)
+    )
+      return problem(404, 'The specified training destination does not exist');
+    const invalid = trainingInputProblem(body.input);
+    if (invalid) return invalid;
+    let webhook: string | undefined;
+    if (body.webhook !== undefined) {
+      if (typeof body.webhook !== 'string' || !URL.canParse(body.webhook))
+        return problem(400, 'The webhook URL is not valid');
+      webhook = body.webhook;
+    }
+    const filter = body.webhook_events_filter;
+    if (
+      filter !== undefined &&
+      (!Array.isArray(filter) || filter.some((event) => !eventNames.has(event as WebhookEvent)))
+    )
+      return problem(400, 'webhook_events_filter may contain start, output, logs and completed');
+    const id = runId();
+    const run: Run = {
+      kind: 'training',
+      destination,
+      webhook,
+      // No filter: output and completed (§1.8); a training has no intermediate outputs.
+      events: (filter as WebhookEvent[] | undefined) ?? ['output', 'completed'],
+      object: {
+        id,
+        model: `${trainerRef.owner}/${trainerRef.name}`,
+        version: trainerRef.version,
+        input: body.input as Record<string, unknown>,
+        logs: '',
+        output: null,
+        error: null,
+        status: 'starting',
+        created_at: nowIso(),
+        started_at: null,
+        completed_at: null,
+        metrics: {},
+        source: 'api',
+        // The create answer points at /v1/predictions (the recorded cassette does); GET at trainings.
+        urls: {
+          get: `${baseUrl}/v1/predictions/${id}`,
+          cancel: `${baseUrl}/v1/predictions/${id}/cancel`,
+        },
+      },
+    };
+    runs.set(id, run);
+    return { status: 201, body: structuredClone(run.object) };
+  }
+
+  function trainingUrls(id: string) {
+    return {
+      web: `https://replicate.com/p/${id}`,
+      get: `${baseUrl}/v1/trainings/${id}`,
+      cancel: `${baseUrl}/v1/trainings/${id}/cancel`,
+    };
+  }
+
+  const routes: Route[] = [
+    {
+      method: 'POST',
+      pattern: /^\/v1\/models$/,
+      handle: ({ body }) => {
+        const fields = (body ?? {}) as Record<string, unknown>;
+        const { owner: modelOwner, name, visibility } = fields;
+        if (typeof modelOwner !== 'string' || typeof name !== 'string')
+          return problem(400, 'owner and name are required');
+        if (modelOwner !== owner)
+          return problem(403, `You do not have permission to create models for ${modelOwner}`);
+        if (!/^[a-z0-9][a-z0-9._-]*$/.test(name) || name.length > 100)
+          return problem(
+            400,
+            'Model names may contain lowercase letters, numbers, dashes, underscores and periods',
+          );
+        if (visibility !== 'public' && visibility !== 'private')
+          return problem(400, 'visibility must be public or private');
+        if (typeof fields.hardware !== 'string' || !hardware.has(fields.hardware))
+          return problem(400, `Invalid hardware: ${String(fields.hardware)}`);
+        const fullName = `${modelOwner}/${name}`;
+        if (models.has(fullName))
+          return problem(409, 'A model with that name and owner already exists.');
+        const model = modelObject(modelOwner, name, {
+          visibility,
+          description: typeof fields.description === 'string' ? fields.description : null,
+          hardware: fields.hardware,
+        });
+        models.set(fullName, model);
+        return { status: 201, body: model };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/models\/([^/]+)\/([^/]+)$/,
+      handle: ({ match }) => {
+        const model = models.get(`${match[1]}/${match[2]}`);
+        // Someone else's private model is as invisible as a missing one.
+        if (!model || (model.visibility === 'private' && model.owner !== owner))
+          return problem(404, 'Not found.');
+        return { status: 200, body: model };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/models\/([^/]+)\/([^/]+)\/versions\/([^/]+)\/trainings$/,
+      handle: ({ match, body }) =>
+        createTraining(
+          { owner: match[1]!, name: match[2]!, version: match[3]! },
+          (body ?? {}) as Record<string, unknown>,
+        ),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/trainings\/([^/]+)$/,
+      handle: ({ match }) => {
+        const run = runs.get(match[1]!);
+        if (!run || run.kind !== 'training') return problem(404, 'Not found.');
+        return {
+          status: 200,
+          body: { ...structuredClone(run.object), urls: trainingUrls(run.object.id) },
+        };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/trainings\/([^/]+)\/cancel$/,
+      handle: async ({ match }) => {
+        const run = runs.get(match[1]!);
+        if (!run || run.kind !== 'training') return problem(404, 'Not found.');
+        if (!isTerminal(run.object.status)) await finish(run, 'canceled', {});
+        return {
+          status: 200,
+          body: { ...structuredClone(run.object), urls: trainingUrls(run.object.id) },
+        };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/webhooks\/default\/secret$/,
+      handle: () => ({ status: 200, body: { key: webhookSecret } }),
+    },
+  ];
+
+  const server = await startJsonServer({
+    authorized: (headers) => headers.authorization === `Bearer ${apiToken}`,
+    error: (status, detail) => problem(status, detail ?? usualDetail[status] ?? 'Error'),
+    routes,
+  });
+  baseUrl = server.url;
+
+  function runOf(id: string): Run {
+    const run = runs.get(id);
+    if (!run) throw new Error(`no training ${id}`);
+    return run;
+  }
+
+  async function deliver(message: WebhookMessage, deliverOptions: DeliverOptions = {}) {
+    const timestamp = deliverOptions.timestamp ?? Math.floor(Date.now() / 1000);
+    const signature = signReplicateWebhook(
+      deliverOptions.secret ?? webhookSecret,
+      message.id,
+      timestamp,
+      message.body,
+    );
+    let status: number;
+    try {
+      const response = await fetch(message.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Replicate-Webhooks/2.0',
+          'webhook-id': message.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': signature,
+        },
+        body: message.body,
+        redirect: 'manual', // Replicate follows no redirects
+        signal: AbortSignal.timeout(10_000),
+      });
+      await response.arrayBuffer();
+      status = response.status;
+    } catch {
+      status = 0;
+    }
+    const delivery = { messageId: message.id, status };
+    deliveries.push(delivery);
+    return delivery;
+  }
+
+  /** Sends the run's current object for an event it subscribed to. */
+  async function notify(run: Run, event: WebhookEvent) {
+    if (!run.webhook || !run.events.includes(event)) return;
+    const message: WebhookMessage = {
+      id: `msg_${randomBytes(12).toString('base64url')}`,
+      url: run.webhook,
+      event,
+      body: JSON.stringify({ ...run.object, urls: trainingUrls(run.object.id) }),
+    };
+    messages.push(message);
+    await deliver(message);
+  }
+
+  async function finish(run: Run, status: RunStatus, fields: Record<string, unknown>) {
+    Object.assign(run.object, fields, { status, completed_at: nowIso() });
+    const started = run.object.started_at
+      ? Date.parse(run.object.started_at as string)
+      : Date.now();
+    run.object.metrics = { predict_time: (Date.now() - started) / 1000 };
+    await notify(run, 'completed');
+  }
+
+  async function startTraining(id: string) {
+    const run = runOf(id);
+    if (run.object.status !== 'starting') return;
+    Object.assign(run.object, { status: 'processing', started_at: nowIso() });
+    await notify(run, 'start');
+    const input = run.object.input as { input_images: string; steps?: number };
+    const zip = await downloadZip(input.input_images);
+    if (!zip.ok) {
+      run.object.logs += `Downloading input_images: ${zip.why}\n`;
+      await finish(run, 'failed', {
+        error:
+          zip.why === 'not a zip file'
+            ? 'input_images must be a zip file'
+            : `Failed to download input_images (${zip.why})`,
+      });
+      return;
+    }
+    run.object.logs +=
+      'Extracting input_images\nCaptioning: 100%|██████████| 12/12 [00:07<00:00,  1.64it/s]\n';
+  }
+
+  return {
+    url: baseUrl,
+    baseUrl: `${baseUrl}/v1`,
+    apiToken,
+    webhookSecret,
+    owner,
+    trainer,
+    env: {
+      IMAGE_ENGINE: 'replicate',
+      REPLICATE_API_TOKEN: apiToken,
+      REPLICATE_WEBHOOK_SECRET: webhookSecret,
+      REPLICATE_BASE_URL: `${baseUrl}/v1`,
+      REPLICATE_TRAINER: `${trainer.owner}/${trainer.name}`,
+      REPLICATE_TRAINER_VERSION: trainer.version,
+      REPLICATE_OWNER: owner,
+    },
+    requests: server.requests,
+    messages,
+    deliveries,
+    training: (id) => {
+      const run = runs.get(id);
+      return run ? structuredClone(run.object) : undefined;
+    },
+    model: (fullName) => models.get(fullName),
+    startTraining,
+    logStep(id, step) {
+      const run = runOf(id);
+      const total = Number((run.object.input as { steps?: number }).steps ?? 1000);
+      const percent = Math.floor((step / total) * 100);
+      run.object.logs += `flux_train_replicate: ${String(percent).padStart(3)}%|██▌       | ${step}/${total} [02:13<06:40,  1.87it/s, lr: 4.0e-04 loss: 3.812e-01]\n`;
+    },
+    async completeTraining(id) {
+      const run = runOf(id);
+      await startTraining(id);
+      if (isTerminal(run.object.status)) return;
+      const versionId = randomBytes(32).toString('hex');
+      const model = models.get(run.destination)!;
+      model.latest_version = { id: versionId, created_at: nowIso(), cog_version: '0.9.0' };
+      await finish(run, 'succeeded', {
+        output: {
+          version: `${run.destination}:${versionId}`,
+          weights: `${baseUrl}/delivery/${id}/trained_model.tar`,
+        },
+      });
+    },
+    async failTraining(id, error) {
+      const run = runOf(id);
+      if (isTerminal(run.object.status)) return;
+      if (run.object.status === 'starting') run.object.started_at = nowIso();
+      await finish(run, 'failed', { error });
+    },
+    async redeliver(messageId, deliverOptions) {
+      const message = messages.find((candidate) => candidate.id === messageId);
+      if (!message) throw new Error(`no webhook message ${messageId}`);
+      return deliver(message, deliverOptions);
+    },
+    failNext: server.failNext,
+    close: server.close,
+  };
+}
