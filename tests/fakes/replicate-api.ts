@@ -81,6 +81,8 @@ export interface FakeReplicate {
   redeliver(messageId: string, options?: DeliverOptions): Promise<WebhookDelivery>;
   /** The next matching request fails as described (see ScriptedFailure). */
   failNext(failure?: ScriptedFailure): void;
+  /** While true, webhook messages are recorded but never reach their URL (a lost delivery). */
+  loseWebhooks: boolean;
   close(): Promise<void>;
 }
 
@@ -133,6 +135,7 @@ export async function startFakeReplicate(
   const runs = new Map<string, Run>();
   const messages: WebhookMessage[] = [];
   const deliveries: WebhookDelivery[] = [];
+  const control = { loseWebhooks: false };
   let baseUrl = '';
 
   const problem = (status: number, detail: string, title?: string): Answer => ({
@@ -374,6 +377,11 @@ export async function startFakeReplicate(
   }
 
   async function deliver(message: WebhookMessage, deliverOptions: DeliverOptions = {}) {
+    if (control.loseWebhooks) {
+      const lost = { messageId: message.id, status: 0 };
+      deliveries.push(lost);
+      return lost;
+    }
     const timestamp = deliverOptions.timestamp ?? Math.floor(Date.now() / 1000);
     const signature = signReplicateWebhook(
       deliverOptions.secret ?? webhookSecret,
@@ -506,6 +514,12 @@ export async function startFakeReplicate(
       return deliver(message, deliverOptions);
     },
     failNext: server.failNext,
+    get loseWebhooks() {
+      return control.loseWebhooks;
+    },
+    set loseWebhooks(value: boolean) {
+      control.loseWebhooks = value;
+    },
     close: server.close,
   };
 }

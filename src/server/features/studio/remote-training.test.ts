@@ -1,0 +1,213 @@
+import { createServer } from 'node:net';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserModel } from '../../../common/api/studio.ts';
+import { messages } from '../../../common/messages.ts';
+import { photos as photoRules } from '../../../common/product.ts';
+import { creditLedger, userModels } from '../../db/schema/index.ts';
+import { startFakeReplicate, type FakeReplicate } from '../../../../tests/fakes/replicate-api.ts';
+import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
+import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
+import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
+
+/**
+ * Training on a GPU service, through the whole app over real HTTP: the Replicate fake downloads
+ * the zip from the app's signed URL and reports back with signed webhooks; a training without
+ * news is polled and finally timed out. Whatever happens, a training is paid once and refunded
+ * at most once.
+ */
+
+let fake: FakeReplicate;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function listeningApp(env: Record<string, string>): Promise<TestApp> {
+  const port = await freePort();
+  return createTestApp({
+    listen: true,
+    env: { ...fake.env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
+  });
+}
+
+async function ledgerOf(app: TestApp, modelId: string) {
+  return app.deps.database.db
+    .select({
+      reason: creditLedger.reason,
+      delta: creditLedger.delta,
+      free: creditLedger.freeTrainingsDelta,
+    })
+    .from(creditLedger)
+    .where(eq(creditLedger.reference, `model:${modelId}`));
+}
+
+/** A Pro user with 8 validated photos creates a model; answers it and the fake's training id. */
+async function startTraining(app: TestApp, api: ReturnType<typeof apiCaller>) {
+  const user = await signUp(app);
+  await api.buyPlan(user, 'price_pro');
+  for (let n = 1; n <= photoRules.min; n += 1) await api.upload(user, photoFixtures.personA(n));
+  await api.settledDraft(user);
+  const created = await api.call<{ model: UserModel }>(user, 'POST', '/api/studio/models', {
+    name: 'Remote',
+    gender: 'man',
+  });
+  expect(created.status).toBe(201);
+  const model = await api.modelWhen(user, created.body.model.id, (m) => m.status === 'training');
+  const trainingId = await waitFor(async () => {
+    const [row] = await app.deps.database.db
+      .select({ reference: userModels.engineReference })
+      .from(userModels)
+      .where(eq(userModels.id, model.id));
+    return row?.reference ?? null;
+  }, Boolean);
+  return { user, model, trainingId: trainingId! };
+}
+
+beforeAll(async () => {
+  fake = await startFakeReplicate();
+});
+afterAll(async () => {
+  await fake?.close();
+});
+
+describe('Replicate training reported by signed webhooks', () => {
+  let app: TestApp;
+  let api: ReturnType<typeof apiCaller>;
+  beforeAll(async () => {
+    // Polling is off (an hour), so only webhooks can move a training on here.
+    app = await listeningApp({ TRAINING_POLL_SECONDS: '3600' });
+    api = apiCaller(app);
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('sends the zip by a signed URL, trains, and completes once even when the webhook is replayed', async () => {
+    const { user, model, trainingId } = await startTraining(app, api);
+    const sent = fake.training(trainingId)!;
+    expect(sent.input).toMatchObject({ trigger_word: 'TOK', steps: 1000 });
+    expect(String((sent.input as { input_images: string }).input_images)).toMatch(
+      new RegExp(
+        `^${app.config.publicUrl}/api/files/users/${user.id}/image_zips/.+_images\\.zip\\?`,
+      ),
+    );
+
+    // The fake downloads the zip through the app (a real zip of the 8 photos), then succeeds.
+    await fake.completeTraining(trainingId);
+    const complete = await api.modelWhen(user, model.id, (m) => m.status === 'complete');
+    expect(complete.failureReason).toBeNull();
+    expect(fake.deliveries.every((delivery) => delivery.status === 200)).toBe(true);
+
+    const completedMessage = fake.messages.findLast((m) => m.body.includes(trainingId))!;
+    const replay = await fake.redeliver(completedMessage.id);
+    expect(replay.status).toBe(200);
+    const after = (await api.models(user)).models.find((m) => m.id === model.id)!;
+    expect(after.completedAt).toBe(complete.completedAt);
+    expect(await ledgerOf(app, model.id)).toEqual([{ reason: 'training', delta: 0, free: -1 }]);
+  });
+
+  it('marks a failed training failed with its reason and refunds once, replay or not', async () => {
+    const { user, model, trainingId } = await startTraining(app, api);
+    expect(await api.subscription(user)).toMatchObject({ monthlyFreeTrainingsLeft: 0 });
+    await fake.failTraining(trainingId, 'CUDA out of memory');
+    const failed = await api.modelWhen(user, model.id, (m) => m.status === 'failed');
+    expect(failed.failureReason).toBe('CUDA out of memory');
+    const message = fake.messages.findLast((m) => m.body.includes(trainingId))!;
+    await fake.redeliver(message.id);
+    await fake.redeliver(message.id);
+    expect(await ledgerOf(app, model.id)).toEqual([
+      { reason: 'training', delta: 0, free: -1 },
+      { reason: 'refund', delta: 0, free: 1 },
+    ]);
+    expect(await api.subscription(user)).toMatchObject({
+      monthlyFreeTrainingsLeft: 1,
+      credits: 500,
+    });
+    expect((await api.models(user)).trainingInProgress).toBe(false);
+  });
+
+  it('refuses a forged or stale webhook and changes nothing', async () => {
+    const { user, model, trainingId } = await startTraining(app, api);
+    const body = JSON.stringify({
+      ...fake.training(trainingId),
+      status: 'succeeded',
+      output: { version: 'x/y:z' },
+    });
+    const forged = await fetch(`${app.url}/api/webhooks/training/replicate`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'webhook-id': 'msg_forged',
+        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+        'webhook-signature': 'v1,bm90IGEgc2lnbmF0dXJl',
+      },
+      body,
+    });
+    expect(forged.status).toBe(401);
+    expect(((await forged.json()) as { error: { message: string } }).error.message).toBe(
+      messages.http.webhookNotVerified,
+    );
+    await fake.completeTraining(trainingId);
+    const message = fake.messages.findLast((m) => m.body.includes(trainingId))!;
+    const stale = await fake.redeliver(message.id, {
+      timestamp: Math.floor(Date.now() / 1000) - 600,
+    });
+    expect(stale.status).toBe(401);
+    // The genuine delivery (sent by completeTraining) is what completed it.
+    await api.modelWhen(user, model.id, (m) => m.status === 'complete');
+    // Another engine's address does not exist here.
+    const other = await fetch(`${app.url}/api/webhooks/training/fal`, {
+      method: 'POST',
+      body: '{}',
+    });
+    expect(other.status).toBe(404);
+  });
+});
+
+describe('Replicate training without news', () => {
+  let app: TestApp;
+  let api: ReturnType<typeof apiCaller>;
+  beforeAll(async () => {
+    app = await listeningApp({ TRAINING_POLL_SECONDS: '1', TRAINING_TIMEOUT_MINUTES: '0.15' });
+    api = apiCaller(app);
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('is polled: a lost webhook does not leave it training', async () => {
+    const { user, model, trainingId } = await startTraining(app, api);
+    // Succeeds at the provider, but the webhook never reaches us.
+    fake.loseWebhooks = true;
+    try {
+      await fake.completeTraining(trainingId);
+      await api.modelWhen(user, model.id, (m) => m.status === 'complete');
+    } finally {
+      fake.loseWebhooks = false;
+    }
+  });
+
+  it('times out, fails with the reason and refunds once', async () => {
+    const { user, model } = await startTraining(app, api);
+    const failed = await api.modelWhen(user, model.id, (m) => m.status === 'failed', 60_000);
+    expect(failed.failureReason).toBe(messages.training.timedOut);
+    await new Promise((resolve) => setTimeout(resolve, 2500)); // more polls: still one refund
+    expect(await ledgerOf(app, model.id)).toEqual([
+      { reason: 'training', delta: 0, free: -1 },
+      { reason: 'refund', delta: 0, free: 1 },
+    ]);
+    const refunded = await app.deps.database.db
+      .select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.userId, user.id), eq(creditLedger.reason, 'refund')));
+    expect(refunded).toHaveLength(1);
+  });
+});
