@@ -1,0 +1,60 @@
+import type { Gender } from '../../../common/product.ts';
+
+/**
+ * What makes an image of the user with their trained model. `local` composes the user's face
+ * (from the likeness profile) into the preset's picture; `replicate` and `fal` run the trained
+ * FLUX LoRA (contracts in reference/provider-contracts.md §1.5-1.7 and §2.7).
+ */
+export interface GenerationRequest {
+  /** Our generation id (idempotency, logs). */
+  generationId: string;
+  userId: string;
+  /** What the training produced (TrainingState.weights): a storage key, a Replicate version or a LoRA URL. */
+  weights: string;
+  triggerWord: string;
+  gender: Gender;
+  /**
+   * The full prompt for a text-to-image engine, with the trigger word already in it (a preset's
+   * prompt with `{trigger}` replaced, or the user's custom prompt prefixed with it).
+   */
+  prompt: string;
+  /**
+   * The preset the image is made from, when there is one (a custom prompt has none; the local
+   * engine then picks the closest preset itself and passes it here).
+   */
+  preset: {
+    id: string;
+    /** Storage key of the preset's largest featured picture (the local engine composes into it). */
+    imageKey: string | null;
+  } | null;
+}
+
+export interface GeneratedImage {
+  /** The image bytes, already downloaded (provider URLs expire: they are copied at once). */
+  bytes: Buffer;
+  contentType: 'image/jpeg' | 'image/png' | 'image/webp';
+}
+
+/** One generation makes one image (num_outputs / num_images 1). */
+export type GenerationOutcome =
+  | { status: 'succeeded'; image: GeneratedImage; reference: string | null }
+  /**
+   * The engine's safety checker flagged the image (Replicate: "NSFW content detected", fal:
+   * has_nsfw_concepts[0]). Its pixels are never kept; the generation shows as blocked and,
+   * as the specification's resolution says, is not refunded.
+   */
+  | { status: 'blocked'; reference: string | null }
+  /** The engine refused or failed; `error` is shown to the user (and the credit refunded). */
+  | { status: 'failed'; error: string; reference: string | null };
+
+export interface GenerationEngine {
+  readonly name: 'local' | 'replicate' | 'fal';
+  /** True when the images are previews made in-process (labelled as such in the UI). */
+  readonly makesPreviews: boolean;
+  /**
+   * Makes one image and waits for it (polling the provider within `signal`'s deadline).
+   * Transient trouble (network, 5xx, 429, timeouts) throws an `EngineError` with
+   * `transient: true`, and the job retries with backoff.
+   */
+  generate(request: GenerationRequest, signal: AbortSignal): Promise<GenerationOutcome>;
+}
