@@ -37,6 +37,7 @@ import {
   findDraft,
   findDraftPhoto,
   findModel,
+  findModelById,
   insertModel,
   insertPhoto,
   listDraftPhotos,
@@ -136,6 +137,10 @@ export function createStudioService(deps: StudioServiceDeps) {
   return {
     publishPhotoChanges,
     publishModel,
+
+    /** A user's model as generation needs it (weights, trigger word, face); undefined if not theirs. */
+    ownModel: (userId: string, modelId: string) => findModel(db, userId, modelId),
+    modelById: (modelId: string) => findModelById(db, modelId),
 
     async draftPhotos(userId: string): Promise<DraftPhotosResponse> {
       const [rows, draft] = await Promise.all([listDraftPhotos(db, userId), findDraft(db, userId)]);
@@ -295,6 +300,7 @@ export function createStudioService(deps: StudioServiceDeps) {
           photoCount: photos.length,
           engine: deps.engineName,
           triggerWord,
+          faceEmbedding: meanEmbedding(photos.map((photo) => photo.embedding)),
         });
         await attachPhotos(
           tx,
@@ -352,3 +358,12 @@ export function createStudioService(deps: StudioServiceDeps) {
 }
 
 export type StudioService = ReturnType<typeof createStudioService>;
+
+/** The unit-length mean of the photos' face embeddings: the model's face, for likeness scores. */
+function meanEmbedding(embeddings: (number[] | null)[]): number[] | null {
+  const present = embeddings.filter((e): e is number[] => e !== null && e.length > 0);
+  if (present.length === 0) return null;
+  const sum = present[0]!.map((_, i) => present.reduce((total, e) => total + (e[i] ?? 0), 0));
+  const norm = Math.hypot(...sum) || 1;
+  return sum.map((value) => value / norm);
+}

@@ -1,8 +1,8 @@
 import type { PhotoFailureReason, TrainingStatus } from '../../../common/api/studio.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import type { PhotoAnalysis } from '../../images/faces.ts';
-import { differentPersonIds, judgePhoto } from '../../images/photo-checks.ts';
+import type { DetectedFace, PhotoAnalysis } from '../../images/faces.ts';
+import { differentPersonIds, judgePhoto, primaryFace } from '../../images/photo-checks.ts';
 import {
   findPhotoById,
   listDraftPhotos,
@@ -39,13 +39,13 @@ export function createPhotoValidation(deps: {
 
   async function analyse(
     photo: PhotoRow,
-  ): Promise<
-    { reason: PhotoFailureReason } | { reason: null; analysis: PhotoAnalysis } | undefined
-  > {
+  ): Promise<{ reason: PhotoFailureReason } | { reason: null; face: DetectedFace } | undefined> {
     if (!(await storage.exists(photo.storageKey))) return undefined; // deleted meanwhile
     const analysis = await faces.analyze(await storage.read(photo.storageKey));
     const reason = judgePhoto(analysis);
-    return reason ? { reason } : { reason: null, analysis };
+    const face = primaryFace(analysis);
+    if (reason || !face) return { reason: reason ?? 'noFace' };
+    return { reason: null, face };
   }
 
   return {
@@ -76,7 +76,7 @@ export function createPhotoValidation(deps: {
           });
           changes.push({ userId: photo.userId, photoId, status: 'failed' });
         } else {
-          const face = result.analysis.faces[0]!;
+          const { face } = result;
           await updatePhoto(tx, photoId, {
             face: { box: face.box, score: face.score, sharpness: face.sharpness },
             embedding: face.embedding,

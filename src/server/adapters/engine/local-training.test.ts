@@ -1,0 +1,192 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { zipSync } from 'fflate';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '../../../common/messages.ts';
+import { analyzePhoto, faceSimilarity, type PhotoAnalysis } from '../../images/faces.ts';
+import { faceRules, primaryFace } from '../../images/photo-checks.ts';
+import { LocalStorage } from '../storage/local-storage.ts';
+import { storageKey } from '../storage/storage.ts';
+import {
+  createLocalTrainingEngine,
+  likenessRules,
+  readLikenessProfile,
+  type LikenessProfile,
+} from './local-training.ts';
+import type { TrainingEngine, TrainingRequest, TrainingStart } from './training-engine.ts';
+
+// Real photos (CC0 / public domain): see tests/fixtures/photos/README.md and assets/seed/LICENSES.md.
+const seed = new URL('../../../../assets/seed/', import.meta.url);
+const fixtures = new URL('../../../../tests/fixtures/photos/', import.meta.url);
+const read = (base: URL, file: string) => readFileSync(new URL(file, base));
+
+const trainingPhotos = [
+  ...Array.from({ length: 8 }, (_, i) => read(seed, `person-a/a-0${i + 1}.jpg`)),
+  read(fixtures, 'quality/exif-orientation-6.jpg'), // person A, stored sideways
+  read(fixtures, 'person-b/b-01.jpg'), // someone else: must stay out of the profile
+  read(seed, 'not-a-face/cat.jpg'), // no face: left out
+];
+const heldOutA = ['a-09', 'a-10', 'a-11', 'a-12'].map((n) => read(fixtures, `person-a/${n}.jpg`));
+const personB = ['b-01', 'b-02', 'b-03', 'b-04'].map((n) => read(fixtures, `person-b/${n}.jpg`));
+
+let root: string;
+let storage: LocalStorage;
+let engine: TrainingEngine;
+let started: TrainingStart;
+let profile: LikenessProfile;
+const progress: number[] = [];
+
+function zipOf(photos: Buffer[]): Buffer {
+  return Buffer.from(
+    zipSync(Object.fromEntries(photos.map((bytes, i) => [`image_${i + 1}.jpg`, bytes])), {
+      level: 0,
+    }),
+  );
+}
+
+async function request(
+  modelId: string,
+  photos: Buffer[],
+  onProgress?: (percent: number) => void,
+): Promise<TrainingRequest> {
+  const zipKey = storageKey('users', 'user-1', 'image_zips', `${modelId}.zip`);
+  await storage.put(zipKey, zipOf(photos), 'application/zip');
+  return {
+    modelId,
+    userId: 'user-1',
+    zipKey,
+    zipUrl: await storage.signedUrl(zipKey),
+    triggerWord: 'ohwx',
+    steps: 1000,
+    gender: 'woman',
+    webhookUrl: null,
+    ...(onProgress ? { onProgress } : {}),
+  };
+}
+
+const embeddingOf = async (bytes: Buffer) => primaryFace(await analyzePhoto(bytes))!.embedding;
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(os.tmpdir(), 'likeness-local-training-'));
+  storage = new LocalStorage({
+    root,
+    secret: 'local-training-test-secret',
+    defaultTtlSeconds: 3600,
+    publicPath: '/api/files',
+  });
+  engine = createLocalTrainingEngine({ storage });
+  started = await engine.start(
+    await request('model-1', trainingPhotos, (percent) => void progress.push(percent)),
+  );
+  if (started.state?.status === 'succeeded') {
+    profile = await readLikenessProfile(storage, started.state.weights);
+  }
+});
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('local training engine', () => {
+  it('succeeds with a likeness profile stored under the model', () => {
+    expect(started.reference).toMatch(/^local-[0-9a-f-]{36}$/);
+    expect(started.state).toEqual({
+      status: 'succeeded',
+      weights: 'users/user-1/models/model-1/likeness/profile.json',
+    });
+    expect(profile.modelId).toBe('model-1');
+    expect(profile.photos).toEqual({ read: 11, usable: 9 });
+  });
+
+  it('reports progress from 0 to 100 as the photos are read', () => {
+    expect(progress[0]).toBe(0);
+    expect(progress.at(-1)).toBe(100);
+    expect(progress.length).toBeGreaterThanOrEqual(trainingPhotos.length);
+    expect([...progress].sort((a, b) => a - b)).toEqual(progress);
+  });
+
+  it('keeps the best face crops of the person, never the stranger or the cat', () => {
+    expect(profile.crops).toHaveLength(likenessRules.maxCrops);
+    const sources = profile.crops.map((crop) => crop.source);
+    expect(sources).not.toContain('image_10.jpg');
+    expect(sources).not.toContain('image_11.jpg');
+    expect(new Set(sources).size).toBe(sources.length);
+    for (const crop of profile.crops) {
+      expect(crop.key).toMatch(/^users\/user-1\/models\/model-1\/likeness\/face-\d\.jpg$/);
+      expect(crop.frontalness).toBeGreaterThan(0.5);
+    }
+  });
+
+  it('stores crops that are 512 px squares with exactly one face where the profile says', async () => {
+    const analyses: PhotoAnalysis[] = [];
+    for (const crop of profile.crops) {
+      const bytes = await storage.read(crop.key);
+      const meta = await sharp(bytes).metadata();
+      expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 512, 512]);
+      analyses.push(await analyzePhoto(bytes));
+    }
+    for (const [i, analysis] of analyses.entries()) {
+      const crop = profile.crops[i]!;
+      const found = analysis.faces.filter((f) => f.score >= faceRules.minFaceScore);
+      expect(found).toHaveLength(1);
+      // The eyes are found again where the profile put them (within 4% of the crop).
+      const expected = crop.landmarks!;
+      const actual = found[0]!.landmarks!;
+      for (const eye of ['leftEye', 'rightEye'] as const) {
+        expect(Math.abs(actual[eye][0] - expected[eye][0])).toBeLessThan(20);
+        expect(Math.abs(actual[eye][1] - expected[eye][1])).toBeLessThan(20);
+      }
+      expect(crop.box.x).toBeGreaterThanOrEqual(0);
+      expect(crop.box.x + crop.box.width).toBeLessThanOrEqual(512 + 1e-6);
+    }
+  });
+
+  it('holds a mean descriptor that recognises the person in new photos, and not person B', async () => {
+    const norm = Math.hypot(...profile.embedding);
+    expect(norm).toBeCloseTo(1, 6);
+    for (const bytes of heldOutA) {
+      expect(faceSimilarity(profile.embedding, await embeddingOf(bytes))).toBeGreaterThan(
+        faceRules.samePersonMinSimilarity + 0.1,
+      );
+    }
+    for (const bytes of personB) {
+      expect(faceSimilarity(profile.embedding, await embeddingOf(bytes))).toBeLessThan(
+        faceRules.samePersonMinSimilarity - 0.05,
+      );
+    }
+  });
+
+  it('answers status from memory, and fails a reference it does not know', async () => {
+    expect(await engine.status(started.reference)).toEqual(started.state);
+    expect(await engine.status('local-unknown')).toEqual({
+      status: 'failed',
+      error: expect.any(String),
+    });
+    // A new process (a restart) does not know the reference any more.
+    const restarted = createLocalTrainingEngine({ storage });
+    expect((await restarted.status(started.reference)).status).toBe('failed');
+    expect(
+      await engine.readWebhook({ headers: {}, query: {}, rawBody: Buffer.from('{}') }),
+    ).toBeNull();
+  });
+
+  it('fails with a reason when no photo has a usable face', async () => {
+    const photos = [read(seed, 'not-a-face/cat.jpg'), read(seed, 'quality/blurry.jpg')];
+    const result = await engine.start(await request('model-2', photos));
+    expect(result.state).toEqual({ status: 'failed', error: messages.training.noUsableFace });
+    expect(await storage.exists('users/user-1/models/model-2/likeness/profile.json')).toBe(false);
+    expect(await engine.status(result.reference)).toEqual(result.state);
+  });
+
+  it('fails when the zip is missing or is not a zip', async () => {
+    const missing = await engine.start({
+      ...(await request('model-3', [])),
+      zipKey: 'users/user-1/image_zips/none.zip',
+    });
+    expect(missing.state?.status).toBe('failed');
+    const notZip = await request('model-4', []);
+    await storage.put(notZip.zipKey, Buffer.from('not a zip at all'), 'application/zip');
+    expect((await engine.start(notZip)).state?.status).toBe('failed');
+  });
+});

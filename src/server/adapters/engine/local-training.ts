@@ -1,0 +1,309 @@
+import { randomUUID } from 'node:crypto';
+import { unzipSync } from 'fflate';
+import sharp from 'sharp';
+import { z } from 'zod';
+import { messages } from '../../../common/messages.ts';
+import { photos as photoRules } from '../../../common/product.ts';
+import {
+  analyzePhoto,
+  faceSimilarity,
+  type DetectedFace,
+  type FaceBox,
+  type FaceLandmarks,
+} from '../../images/faces.ts';
+import { differentPersonIds, judgePhoto, primaryFace } from '../../images/photo-checks.ts';
+import { storageKey, type Storage } from '../storage/storage.ts';
+import type {
+  TrainingEngine,
+  TrainingRequest,
+  TrainingStart,
+  TrainingState,
+} from './training-engine.ts';
+
+/**
+ * The `local` training engine: no GPU, no network. It "trains" in-process in seconds by building
+ * a likeness profile from the training zip: the best few face crops (square, around the face,
+ * 512 px) and the mean face descriptor, stored under `users/{userId}/models/{modelId}/likeness/`.
+ * The local generation engine composes those crops into preset pictures.
+ */
+
+export const likenessRules = {
+  /** At most this many crops are kept (the best first); fewer when fewer photos are usable. */
+  maxCrops: 5,
+  /** Side of each stored crop, pixels. */
+  cropSize: 512,
+  /**
+   * The crop's side as a multiple of the detector's face box (which already reaches from the
+   * chin to above the forehead, about 3.7 eye distances), shrunk when the photo is too small.
+   */
+  cropScale: 1.3,
+  cropQuality: 90,
+  /** Zip entries larger than this are not photos we made; they are skipped unread. */
+  maxEntryBytes: photoRules.maxUploadBytes,
+  maxEntries: 50,
+} as const;
+
+const point = z.tuple([z.number(), z.number()]);
+const boxSchema = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+});
+const landmarksSchema = z.object({
+  leftEye: point,
+  rightEye: point,
+  nose: point,
+  mouth: point,
+});
+
+const likenessCropSchema = z.object({
+  /** Storage key of the JPEG. */
+  key: z.string(),
+  /** Side of the square crop, pixels. */
+  size: z.number().int().positive(),
+  /** The face box inside the crop, pixels. */
+  box: boxSchema,
+  /** Eye centres (left/right as seen in the picture), nose tip, mouth centre, inside the crop. */
+  landmarks: landmarksSchema.nullable(),
+  /** The zip entry it was cut from. */
+  source: z.string(),
+  score: z.number(),
+  sharpness: z.number(),
+  /** 1 = looking straight at the camera, 0 = in profile (from the nose's offset between the eyes). */
+  frontalness: z.number(),
+});
+
+export const likenessProfileSchema = z.object({
+  version: z.literal(1),
+  modelId: z.string(),
+  createdAt: z.string(),
+  /** Best first. */
+  crops: z.array(likenessCropSchema).min(1),
+  /** The mean of the usable photos' face descriptors, L2-normalised; compare with `faceSimilarity`. */
+  embedding: z.array(z.number()),
+  photos: z.object({ read: z.number().int(), usable: z.number().int() }),
+});
+
+export type LikenessCrop = z.infer<typeof likenessCropSchema>;
+export type LikenessProfile = z.infer<typeof likenessProfileSchema>;
+
+/** Reads and checks a profile written by the local engine (`weights` of a succeeded training). */
+export async function readLikenessProfile(
+  storage: Storage,
+  weightsKey: string,
+): Promise<LikenessProfile> {
+  const raw: unknown = JSON.parse((await storage.read(weightsKey)).toString('utf8'));
+  return likenessProfileSchema.parse(raw);
+}
+
+interface Candidate {
+  source: string;
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+  face: DetectedFace;
+  frontalness: number;
+  quality: number;
+}
+
+export function createLocalTrainingEngine({ storage }: { storage: Storage }): TrainingEngine {
+  // reference → outcome. In memory: after a restart a reference is unknown (see `status`).
+  const outcomes = new Map<string, TrainingState>();
+
+  async function train(request: TrainingRequest): Promise<TrainingState> {
+    if (!(await storage.exists(request.zipKey))) {
+      return { status: 'failed', error: messages.training.prepareFailed };
+    }
+    const zip = await storage.read(request.zipKey);
+    let entries: { name: string; bytes: Uint8Array }[];
+    try {
+      const files = unzipSync(zip, {
+        filter: (file) =>
+          /^image_\d+\.jpg$/.test(file.name) && file.originalSize <= likenessRules.maxEntryBytes,
+      });
+      entries = Object.entries(files)
+        .map(([name, bytes]) => ({ name, bytes }))
+        .sort((a, b) => entryNumber(a.name) - entryNumber(b.name))
+        .slice(0, likenessRules.maxEntries);
+    } catch {
+      return { status: 'failed', error: messages.training.prepareFailed };
+    }
+
+    let reported = -1;
+    const progress = async (percent: number) => {
+      if (percent === reported || !request.onProgress) return;
+      reported = percent;
+      await request.onProgress(percent);
+    };
+    await progress(0);
+
+    const candidates: Candidate[] = [];
+    for (const [index, entry] of entries.entries()) {
+      try {
+        const analysis = await analyzePhoto(Buffer.from(entry.bytes));
+        const face = primaryFace(analysis);
+        if (face && judgePhoto(analysis) === null && face.embedding.length > 0) {
+          const frontalness = frontalnessOf(face.landmarks);
+          candidates.push({
+            source: entry.name,
+            bytes: entry.bytes,
+            width: analysis.width,
+            height: analysis.height,
+            face,
+            frontalness,
+            quality: face.score * frontalness * (face.sharpness / (face.sharpness + 100)),
+          });
+        }
+      } catch {
+        // An unreadable photo is left out; the others still make the profile.
+      }
+      await progress(Math.round(((index + 1) / entries.length) * 90));
+    }
+
+    // Photos of someone else (should validation have let one through) stay out of the profile.
+    const others = differentPersonIds(
+      candidates.map((c) => ({ id: c.source, embedding: c.face.embedding })),
+      faceSimilarity,
+    );
+    const usable = candidates.filter((c) => !others.has(c.source));
+    if (usable.length === 0) return { status: 'failed', error: messages.training.noUsableFace };
+
+    const folder = ['users', request.userId, 'models', request.modelId, 'likeness'] as const;
+    await storage.deletePrefix(`${storageKey(...folder)}/`);
+    const best = [...usable].sort((a, b) => b.quality - a.quality).slice(0, likenessRules.maxCrops);
+    const crops: LikenessCrop[] = [];
+    for (const [index, candidate] of best.entries()) {
+      const key = storageKey(...folder, `face-${index + 1}.jpg`);
+      const crop = await cutCrop(candidate);
+      await storage.put(key, crop.jpeg, 'image/jpeg');
+      crops.push({
+        key,
+        size: likenessRules.cropSize,
+        box: crop.box,
+        landmarks: crop.landmarks,
+        source: candidate.source,
+        score: candidate.face.score,
+        sharpness: candidate.face.sharpness,
+        frontalness: candidate.frontalness,
+      });
+    }
+    const profile: LikenessProfile = {
+      version: 1,
+      modelId: request.modelId,
+      createdAt: new Date().toISOString(),
+      crops,
+      embedding: meanEmbedding(usable.map((c) => c.face.embedding)),
+      photos: { read: entries.length, usable: usable.length },
+    };
+    const weights = storageKey(...folder, 'profile.json');
+    await storage.put(weights, Buffer.from(JSON.stringify(profile)), 'application/json');
+    await progress(100);
+    return { status: 'succeeded', weights };
+  }
+
+  return {
+    name: 'local',
+
+    async start(request: TrainingRequest): Promise<TrainingStart> {
+      const reference = `local-${randomUUID()}`;
+      const state = await train(request);
+      outcomes.set(reference, state);
+      return { reference, state };
+    },
+
+    async status(reference: string): Promise<TrainingState> {
+      const state = outcomes.get(reference);
+      // The local engine finishes inside `start`; a reference it does not know was started
+      // before this process did, and its outcome is gone with it.
+      if (!state) return { status: 'failed', error: messages.training.startFailed };
+      if (state.status === 'succeeded' && !(await storage.exists(state.weights))) {
+        return { status: 'failed', error: messages.training.startFailed };
+      }
+      return state;
+    },
+
+    async readWebhook() {
+      return null;
+    },
+  };
+}
+
+function entryNumber(name: string): number {
+  return Number(/\d+/.exec(name)?.[0] ?? 0);
+}
+
+/**
+ * 1 when the nose tip is midway between the eyes (facing the camera), falling to 0 as it moves
+ * half an eye distance sideways (turned away). Measured along the eye line, so a tilted head is
+ * still frontal. 0.5 when the landmarks are unknown.
+ */
+export function frontalnessOf(landmarks: FaceLandmarks | null): number {
+  if (!landmarks) return 0.5;
+  const { leftEye, rightEye, nose } = landmarks;
+  const dx = rightEye[0] - leftEye[0];
+  const dy = rightEye[1] - leftEye[1];
+  const eyeDistance = Math.hypot(dx, dy);
+  if (eyeDistance === 0) return 0;
+  const midX = (leftEye[0] + rightEye[0]) / 2;
+  const midY = (leftEye[1] + rightEye[1]) / 2;
+  const offset = Math.abs(((nose[0] - midX) * dx + (nose[1] - midY) * dy) / eyeDistance);
+  return Math.max(0, Math.min(1, 1 - (2 * offset) / eyeDistance));
+}
+
+function meanEmbedding(embeddings: number[][]): number[] {
+  const mean = new Array<number>(embeddings[0]!.length).fill(0);
+  for (const embedding of embeddings) {
+    const norm = Math.hypot(...embedding) || 1;
+    for (let i = 0; i < mean.length; i++) mean[i]! += embedding[i]! / norm;
+  }
+  const norm = Math.hypot(...mean) || 1;
+  return mean.map((value) => value / norm);
+}
+
+/** A square around the face, `cropScale` × its box, kept inside the photo, at `cropSize`. */
+async function cutCrop(candidate: Candidate): Promise<{
+  jpeg: Buffer;
+  box: FaceBox;
+  landmarks: FaceLandmarks | null;
+}> {
+  const { face, width, height } = candidate;
+  const side = Math.max(
+    1,
+    Math.round(
+      Math.min(Math.max(face.box.width, face.box.height) * likenessRules.cropScale, width, height),
+    ),
+  );
+  const centreX = face.box.x + face.box.width / 2;
+  const centreY = face.box.y + face.box.height / 2;
+  const left = Math.round(Math.min(Math.max(centreX - side / 2, 0), width - side));
+  const top = Math.round(Math.min(Math.max(centreY - side / 2, 0), height - side));
+  const jpeg = await sharp(candidate.bytes, { limitInputPixels: photoRules.maxPixels })
+    .rotate()
+    .extract({ left, top, width: side, height: side })
+    .resize(likenessRules.cropSize, likenessRules.cropSize)
+    .jpeg({ quality: likenessRules.cropQuality, mozjpeg: true })
+    .toBuffer();
+  const scale = likenessRules.cropSize / side;
+  const map = ([x, y]: [number, number]): [number, number] => [
+    (x - left) * scale,
+    (y - top) * scale,
+  ];
+  const box = {
+    x: Math.max(0, (face.box.x - left) * scale),
+    y: Math.max(0, (face.box.y - top) * scale),
+    width: 0,
+    height: 0,
+  };
+  box.width =
+    Math.min(likenessRules.cropSize, (face.box.x + face.box.width - left) * scale) - box.x;
+  box.height =
+    Math.min(likenessRules.cropSize, (face.box.y + face.box.height - top) * scale) - box.y;
+  const landmarks = face.landmarks && {
+    leftEye: map(face.landmarks.leftEye),
+    rightEye: map(face.landmarks.rightEye),
+    nose: map(face.landmarks.nose),
+    mouth: map(face.landmarks.mouth),
+  };
+  return { jpeg, box, landmarks };
+}

@@ -1,0 +1,351 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Config, FaceResult, Human, Point } from '@vladmandic/human';
+import sharp from 'sharp';
+import { photos } from '../../common/product.ts';
+
+/**
+ * Face analysis with @vladmandic/human on the tfjs WASM backend: offline (models ship in the
+ * package), no GPU, no native tfjs. One instance per process, loaded on first use, and one
+ * `detect` at a time (tfjs keeps global state). The rules that judge a photo live in
+ * `photo-checks.ts`; this file only measures.
+ */
+
+/** Pixels in the upright (EXIF-rotated) full-size image. */
+export interface FaceBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Points in pixels of the upright full-size image. `leftEye` is the eye on the left of the
+ * picture (the person's right eye), `rightEye` the one on the right.
+ */
+export interface FaceLandmarks {
+  leftEye: [number, number];
+  rightEye: [number, number];
+  nose: [number, number];
+  mouth: [number, number];
+}
+
+export interface DetectedFace {
+  box: FaceBox;
+  /** The detector's confidence, 0..1. */
+  score: number;
+  /** The face descriptor (1024 numbers); compare two with `faceSimilarity`. */
+  embedding: number[];
+  /**
+   * Variance of the Laplacian of the face box in grey, resized to `sharpnessSize` square first,
+   * so the figure does not depend on the photo's resolution. Higher is sharper.
+   */
+  sharpness: number;
+  landmarks: FaceLandmarks | null;
+}
+
+export interface PhotoAnalysis {
+  /** The upright (EXIF-rotated) full-size image. */
+  width: number;
+  height: number;
+  faces: DetectedFace[];
+}
+
+/** The longest side the detector sees; boxes are mapped back to full-size pixels. */
+export const detectionMaxSide = 1024;
+/** The side of the square the face box is resized to before measuring sharpness. */
+export const sharpnessSize = 256;
+
+const humanConfig: Partial<Config> = {
+  debug: false,
+  backend: 'wasm',
+  // Every photo is a new picture: never reuse a previous frame's results.
+  cacheSensitivity: 0,
+  filter: { enabled: false },
+  face: {
+    enabled: true,
+    detector: {
+      // Rotation-aware: selfies are often tilted.
+      rotation: true,
+      maxDetected: 10,
+      // Low on purpose: `photo-checks.ts` decides which faces count.
+      minConfidence: 0.3,
+      skipFrames: 0,
+      skipTime: 0,
+    },
+    mesh: { enabled: true },
+    // The descriptor (faceres) needs the mesh.
+    description: { enabled: true, skipFrames: 0, skipTime: 0 },
+    iris: { enabled: false },
+    emotion: { enabled: false },
+    antispoof: { enabled: false },
+    liveness: { enabled: false },
+    attention: { enabled: false },
+    gear: { enabled: false },
+  } as Config['face'],
+  body: { enabled: false } as Config['body'],
+  hand: { enabled: false } as Config['hand'],
+  object: { enabled: false } as Config['object'],
+  gesture: { enabled: false },
+  segmentation: { enabled: false } as Config['segmentation'],
+};
+
+let loading: Promise<Human> | null = null;
+
+async function createHuman(): Promise<Human> {
+  const require = createRequire(import.meta.url);
+  // human's package "exports" resolve "node" to the tfjs-node build; load the WASM build by path.
+  const humanDir = path.resolve(path.dirname(require.resolve('@vladmandic/human')), '..');
+  const { Human: HumanClass } = require(path.join(humanDir, 'dist/human.node-wasm.js')) as {
+    Human: new (config: Partial<Config>) => Human;
+  };
+  const human = new HumanClass({
+    ...humanConfig,
+    wasmPath: `${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist/`,
+    modelBasePath: `file://${path.join(humanDir, 'models')}/`,
+  });
+  const tf = human.tf as {
+    io: {
+      registerLoadRouter(router: (url: string | string[]) => unknown): void;
+      getModelArtifactsForJSON(
+        json: unknown,
+        loadWeights: (
+          manifest: { paths: string[]; weights: unknown[] }[],
+        ) => Promise<[unknown[], ArrayBuffer]>,
+      ): Promise<unknown>;
+    };
+  };
+  // Without tfjs-node there is no file:// loader: read the models from disk ourselves.
+  tf.io.registerLoadRouter((url) => {
+    if (typeof url !== 'string' || !url.startsWith('file://')) return null;
+    const file = url.slice('file://'.length);
+    return {
+      load: () =>
+        tf.io.getModelArtifactsForJSON(JSON.parse(readFileSync(file, 'utf8')), async (manifest) => {
+          const specs: unknown[] = [];
+          const buffers: Buffer[] = [];
+          for (const group of manifest) {
+            specs.push(...group.weights);
+            for (const part of group.paths)
+              buffers.push(readFileSync(path.join(path.dirname(file), part)));
+          }
+          const all = Buffer.concat(buffers);
+          return [
+            specs,
+            all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer,
+          ];
+        }),
+    };
+  });
+  // The WASM module adds process-wide handlers that rethrow every uncaught exception and
+  // unhandled rejection from inside its own (minified) code; take them back off so errors keep
+  // Node's own handling and readable stacks.
+  const uncaught = process.listeners('uncaughtException');
+  const unhandled = process.listeners('unhandledRejection');
+  try {
+    await human.load();
+    await human.init();
+  } finally {
+    for (const listener of process.listeners('uncaughtException'))
+      if (!uncaught.includes(listener)) process.off('uncaughtException', listener);
+    for (const listener of process.listeners('unhandledRejection'))
+      if (!unhandled.includes(listener)) process.off('unhandledRejection', listener);
+  }
+  return human;
+}
+
+function getHuman(): Promise<Human> {
+  if (!loading) {
+    loading = createHuman();
+    // A failed load (e.g. a missing model file) is retried on the next call, not cached.
+    loading.catch(() => {
+      loading = null;
+    });
+  }
+  return loading;
+}
+
+// One detection at a time: a promise chain as a mutex.
+let queue: Promise<unknown> = Promise.resolve();
+function serialised<T>(task: () => Promise<T>): Promise<T> {
+  const run = queue.then(task, task);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+interface RawImage {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+async function detect(image: RawImage): Promise<FaceResult[]> {
+  const human = await getHuman();
+  return serialised(async () => {
+    const tensor = human.tf.tensor3d(
+      new Uint8Array(image.data.buffer, image.data.byteOffset, image.data.byteLength),
+      [image.height, image.width, 3],
+      'int32',
+    );
+    try {
+      const result = await human.detect(tensor);
+      if (result.error) throw new Error(`Face detection failed: ${result.error}`);
+      return result.face;
+    } finally {
+      human.tf.dispose(tensor);
+    }
+  });
+}
+
+/** Loads the models and runs one detection, so the first real photo does not pay for it. */
+export async function warmUp(): Promise<void> {
+  const width = 256;
+  const data = await sharp({
+    create: { width, height: width, channels: 3, background: { r: 128, g: 128, b: 128 } },
+  })
+    .raw()
+    .toBuffer();
+  await detect({ data, width, height: width });
+}
+
+/**
+ * Finds the faces of a photo. `input` is an encoded JPEG, PNG or WebP; it is decoded upright
+ * (EXIF orientation applied) under the product's pixel limit, scaled down so its longest side
+ * is at most `detectionMaxSide` for the detector, and every figure is given back in full-size
+ * pixels. Throws when the bytes cannot be decoded.
+ */
+export async function analyzePhoto(input: Buffer): Promise<PhotoAnalysis> {
+  const decoder = () => sharp(input, { limitInputPixels: photos.maxPixels });
+  const metadata = await decoder().metadata();
+  const width = metadata.autoOrient.width;
+  const height = metadata.autoOrient.height;
+  const scale = Math.min(1, detectionMaxSide / Math.max(width, height));
+  const { data, info } = await decoder()
+    .rotate()
+    .resize({
+      width: Math.max(1, Math.round(width * scale)),
+      height: Math.max(1, Math.round(height * scale)),
+      fit: 'fill',
+    })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  if (info.channels !== 3) throw new Error(`Expected 3 colour channels, got ${info.channels}`);
+  const image: RawImage = { data, width: info.width, height: info.height };
+  const toFullX = width / info.width;
+  const toFullY = height / info.height;
+
+  const results = await detect(image);
+  const faces: DetectedFace[] = [];
+  for (const face of results) {
+    const [bx, by, bw, bh] = face.box;
+    // Clip to the picture: the detector's box may reach past an edge.
+    const left = Math.max(0, Math.floor(bx));
+    const top = Math.max(0, Math.floor(by));
+    const right = Math.min(image.width, Math.ceil(bx + bw));
+    const bottom = Math.min(image.height, Math.ceil(by + bh));
+    if (right - left < 2 || bottom - top < 2) continue;
+    const point = ([x, y]: [number, number]): [number, number] => [x * toFullX, y * toFullY];
+    const landmarks = faceLandmarks(face);
+    faces.push({
+      box: {
+        x: left * toFullX,
+        y: top * toFullY,
+        width: (right - left) * toFullX,
+        height: (bottom - top) * toFullY,
+      },
+      score: face.boxScore,
+      embedding: face.embedding ? Array.from(face.embedding) : [],
+      sharpness: await sharpness(image, {
+        x: left,
+        y: top,
+        width: right - left,
+        height: bottom - top,
+      }),
+      landmarks: landmarks && {
+        leftEye: point(landmarks.leftEye),
+        rightEye: point(landmarks.rightEye),
+        nose: point(landmarks.nose),
+        mouth: point(landmarks.mouth),
+      },
+    });
+  }
+  return { width, height, faces };
+}
+
+function centre(points: Point[] | undefined): [number, number] | null {
+  if (!points || points.length === 0) return null;
+  let x = 0;
+  let y = 0;
+  for (const p of points) {
+    x += p[0];
+    y += p[1];
+  }
+  return [x / points.length, y / points.length];
+}
+
+/** Eye centres, nose tip and mouth centre from the face mesh, in detection-image pixels. */
+function faceLandmarks(face: FaceResult): FaceLandmarks | null {
+  const a = face.annotations;
+  if (!a) return null;
+  const eyeA = centre([...(a.leftEyeUpper0 ?? []), ...(a.leftEyeLower0 ?? [])]);
+  const eyeB = centre([...(a.rightEyeUpper0 ?? []), ...(a.rightEyeLower0 ?? [])]);
+  const nose = centre(a.noseTip);
+  const mouth = centre([...(a.lipsUpperOuter ?? []), ...(a.lipsLowerOuter ?? [])]);
+  if (!eyeA || !eyeB || !nose || !mouth) return null;
+  const [leftEye, rightEye] = eyeA[0] <= eyeB[0] ? [eyeA, eyeB] : [eyeB, eyeA];
+  return { leftEye, rightEye, nose, mouth };
+}
+
+/** Variance of the 4-neighbour Laplacian of the box, in grey, at `sharpnessSize` square. */
+async function sharpness(image: RawImage, box: FaceBox): Promise<number> {
+  const grey = await sharp(image.data, {
+    raw: { width: image.width, height: image.height, channels: 3 },
+  })
+    .extract({ left: box.x, top: box.y, width: box.width, height: box.height })
+    .resize(sharpnessSize, sharpnessSize, { fit: 'fill' })
+    .greyscale()
+    .raw()
+    .toBuffer();
+  return laplacianVariance(grey, sharpnessSize, sharpnessSize);
+}
+
+export function laplacianVariance(grey: Uint8Array, width: number, height: number): number {
+  let sum = 0;
+  let sumOfSquares = 0;
+  let n = 0;
+  for (let y = 1; y < height - 1; y++) {
+    for (let x = 1; x < width - 1; x++) {
+      const i = y * width + x;
+      const value =
+        grey[i - 1]! + grey[i + 1]! + grey[i - width]! + grey[i + width]! - 4 * grey[i]!;
+      sum += value;
+      sumOfSquares += value * value;
+      n++;
+    }
+  }
+  if (n === 0) return 0;
+  const mean = sum / n;
+  return sumOfSquares / n - mean * mean;
+}
+
+/**
+ * How alike two face descriptors are: their cosine similarity, negatives as 0, so 0..1 (1 = the
+ * same face). Unlike `human.match.similarity` (a Euclidean distance) it ignores the vectors'
+ * length, so a descriptor can be compared with an L2-normalised mean of several.
+ */
+export function faceSimilarity(a: number[], b: number[]): number {
+  if (a.length === 0 || a.length !== b.length) return 0;
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    normA += a[i]! * a[i]!;
+    normB += b[i]! * b[i]!;
+  }
+  if (normA === 0 || normB === 0) return 0;
+  return Math.max(0, Math.min(1, dot / Math.sqrt(normA * normB)));
+}

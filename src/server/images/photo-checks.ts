@@ -1,0 +1,119 @@
+import type { PhotoFailureReason } from '../../common/api/studio.ts';
+import { photos } from '../../common/product.ts';
+import type { DetectedFace, PhotoAnalysis } from './faces.ts';
+
+/**
+ * The rules a training photo must pass, on what `faces.ts` measured. Pure: no model here.
+ *
+ * Every number was calibrated on the photo fixtures (the shared set, copied in
+ * tests/fixtures/photos and assets/seed) with @vladmandic/human 3.3.6 on WASM, detection at
+ * 1024 px longest side, rotation-aware detector. "Passing" photos below means person A's 12,
+ * person B's 4, the 7 real portraits, quality/large-12mp and quality/exif-orientation-6.
+ * Re-measure on real uploads when a model or the detection size changes.
+ */
+export const faceRules = {
+  /**
+   * A face counts when the detector is at least this sure. Passing photos score 0.84-0.98; the
+   * weaker face of two-faces/pair-1 0.65 and of pair-2 0.78 (both must count); the only false
+   * positive seen, a mission patch in quality/tiny-face, 0.38-0.39 (must not). Margins: 0.15
+   * below the weakest real face, 0.11 above the false positive.
+   */
+  minFaceScore: 0.5,
+  /**
+   * The face box's short side must be at least this share of the photo's short side. The box is
+   * the detector's (about 2.5 eye distances, hair included). Passing photos: 28% (person B,
+   * 233 px in 820) to 100%; the false positive in tiny-face 12%, and its real 41 px face would
+   * be about 5%. 15% leaves 1.9x below person B.
+   */
+  minFaceShare: 0.15,
+  /** And at least this many pixels (full size): passing photos 233 px and more (person B). */
+  minFacePx: 128,
+  /**
+   * Laplacian variance of the face box at 256x256 (see `DetectedFace.sharpness`). Blurry:
+   * 3.7 (quality/blurry, 4.3 for its seed copy). Passing: 43.5 (person B b-03) to 1286 (Grace
+   * Hopper); person A 72-340, large-12mp 363. 15 is 3.5x above blurry and 2.9x below the
+   * softest passing face.
+   */
+  minSharpness: 15,
+  /**
+   * Two faces are the same person at this cosine similarity (`faceSimilarity`) or more.
+   * Person A, all 66 pairs: 0.664-0.980 (the low end across her two sessions: other hair, light
+   * and background); with large-12mp, exif-orientation-6 and small added, 0.658 and up. Person
+   * A x person B, 48 pairs: 0.319-0.471. Others against A or B (7 portraits, the 4 faces of
+   * two-faces): at most 0.470. 0.57 sits in the middle: 0.09 from both sides. Known limit: two
+   * of the seven congress portraits (different people, same studio set-up) score 0.589.
+   */
+  samePersonMinSimilarity: 0.57,
+} as const;
+
+/** The faces the rules count (confident enough), most confident first. */
+export function countedFaces(analysis: PhotoAnalysis): DetectedFace[] {
+  return analysis.faces
+    .filter((face) => face.score >= faceRules.minFaceScore)
+    .sort((a, b) => b.score - a.score);
+}
+
+/** The photo's one face, or null when it has none or several. */
+export function primaryFace(analysis: PhotoAnalysis): DetectedFace | null {
+  const faces = countedFaces(analysis);
+  return faces.length === 1 ? faces[0]! : null;
+}
+
+/**
+ * Checks of one photo alone, in this order: tooSmall (short side < photos.minShortSidePx),
+ * noFace, multipleFaces, faceTooSmall, tooBlurry. null = passes.
+ */
+export function judgePhoto(analysis: PhotoAnalysis): PhotoFailureReason | null {
+  const shortSide = Math.min(analysis.width, analysis.height);
+  if (shortSide < photos.minShortSidePx) return 'tooSmall';
+  const faces = countedFaces(analysis);
+  if (faces.length === 0) return 'noFace';
+  if (faces.length > 1) return 'multipleFaces';
+  const face = faces[0]!;
+  const faceSide = Math.min(face.box.width, face.box.height);
+  if (faceSide < faceRules.minFacePx || faceSide < faceRules.minFaceShare * shortSide) {
+    return 'faceTooSmall';
+  }
+  if (face.sharpness < faceRules.minSharpness) return 'tooBlurry';
+  return null;
+}
+
+/**
+ * Same-person consensus across a draft. Input: the photos that passed `judgePhoto`, in upload
+ * (createdAt) order, each with its face's embedding. Returns the ids of the photos that show a
+ * different person.
+ *
+ * The anchor is the photo that is the same person (similarity >= samePersonMinSimilarity) as
+ * the most others, the earliest on a tie; a photo not the same person as the anchor is a
+ * different person. The answer depends only on the photos and their order, never on the order
+ * their validations finished in.
+ */
+export function differentPersonIds(
+  photos: { id: string; embedding: number[] }[],
+  similarity: (a: number[], b: number[]) => number,
+): Set<string> {
+  const different = new Set<string>();
+  if (photos.length < 2) return different;
+  const same = photos.map(() => new Array<boolean>(photos.length).fill(false));
+  for (let i = 0; i < photos.length; i++) {
+    for (let j = i + 1; j < photos.length; j++) {
+      const alike =
+        similarity(photos[i]!.embedding, photos[j]!.embedding) >= faceRules.samePersonMinSimilarity;
+      same[i]![j] = alike;
+      same[j]![i] = alike;
+    }
+  }
+  let anchor = 0;
+  let anchorCount = -1;
+  for (let i = 0; i < photos.length; i++) {
+    const count = same[i]!.filter(Boolean).length;
+    if (count > anchorCount) {
+      anchor = i;
+      anchorCount = count;
+    }
+  }
+  for (let i = 0; i < photos.length; i++) {
+    if (i !== anchor && !same[anchor]![i]) different.add(photos[i]!.id);
+  }
+  return different;
+}
