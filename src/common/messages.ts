@@ -1023,6 +1023,8 @@ export const messages = {
     },
     mustBeLoggedIn: 'You must be logged in',
     failed: 'Failed to generate image',
+    invalidCursor: 'This list position is not valid. Please reload the list.',
+    timedOut: 'Generating took too long and was stopped.',
     needMoreCredits: 'You need more credits to generate images',
     needSubscription: 'You need an active subscription',
     needAtLeastOneCredit: `You need at least ${plural(costs.creditsPerImage, 'credit')} to generate images`,
@@ -1034,6 +1036,10 @@ export const messages = {
     viewImages: 'View Images',
     refunded: 'This generation failed. Your credit has been refunded.',
     customModelName: (name: string) => `Custom: ${name}`,
+    // The local preview engine's failures (shown on the failed generation; the credit is refunded).
+    presetPictureMissing: 'This style has no picture to work from yet.',
+    presetNoFace: "We couldn't find a face in this style's picture to put yours into.",
+    likenessMissing: "Your AI model's face data could not be read. Please train the model again.",
     status: {
       processing: 'Processing',
       complete: 'Complete',
@@ -1092,6 +1098,7 @@ export const messages = {
     comingSoonTitle: 'Bulk Generate',
     comingSoon: 'The bulk generation interface is coming soon.',
     jobLabel: 'Custom Prompt Generation',
+    presetJobLabel: (n: number, modelName: string) => `${plural(n, 'style')} with ${modelName}`,
     invalidId: 'Invalid bulk generation ID',
     notFound: 'Job not found',
     loadFailed: 'Failed to load job details',

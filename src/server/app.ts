@@ -38,6 +38,8 @@ import type { EventBus } from './features/events/event-bus.ts';
 import { eventRoutes } from './features/events/routes.ts';
 import { fileRoutes } from './features/files/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import type { Generation } from './features/generation/generation.ts';
+import { generationRoutes } from './features/generation/routes.ts';
 import type { Studio } from './features/studio/studio.ts';
 import { studioRoutes } from './features/studio/routes.ts';
 import { AppError } from './http/app-error.ts';
@@ -55,6 +57,7 @@ export interface AppDeps {
   auth: Auth;
   billing: Billing;
   studio: Studio;
+  generation: Generation;
 }
 
 const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -229,6 +232,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     studio: deps.studio.service,
     training: deps.studio.training,
     engine: deps.studio.engine,
+    authenticator,
+    rateLimited: config.rateLimit.enabled,
+  });
+  await app.register(generationRoutes, {
+    generation: deps.generation.service,
+    storage: deps.storage,
     authenticator,
     rateLimited: config.rateLimit.enabled,
   });

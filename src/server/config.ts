@@ -70,6 +70,10 @@ const envSchema = z
     JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
     // How often a training without news is asked about, and when it is given up (and refunded).
     TRAINING_POLL_SECONDS: z.coerce.number().min(1).default(60),
+    // Images made at once per worker process (the engine's concurrency limit), and how long a
+    // generation may go without an outcome before it is failed and refunded.
+    GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    GENERATION_STALE_MINUTES: z.coerce.number().min(1).default(30),
     TRAINING_TIMEOUT_MINUTES: z.coerce.number().min(0.05).default(trainingRules.timeoutMinutes),
     // Fill an empty catalog with the default content at start. Default: on, except in tests.
     SEED_CONTENT: z.enum(['true', 'false', '1', '0', '']).optional(),
@@ -210,6 +214,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   jobPollSeconds: number;
   training: { pollSeconds: number; timeoutMinutes: number };
+  generation: { concurrency: number; staleAfterMinutes: number };
   /** Fill an empty catalog (categories, presets, example photos, quiz) with default content at start. */
   seedContent: boolean;
   storage: { driver: 'local'; localDir: string };
@@ -306,6 +311,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     jobPollSeconds: e.JOB_POLL_SECONDS,
     training: { pollSeconds: e.TRAINING_POLL_SECONDS, timeoutMinutes: e.TRAINING_TIMEOUT_MINUTES },
+    generation: {
+      concurrency: e.GENERATION_CONCURRENCY,
+      staleAfterMinutes: e.GENERATION_STALE_MINUTES,
+    },
     // Seeding makes pictures (seconds of work), so tests ask for it explicitly.
     seedContent: e.SEED_CONTENT
       ? e.SEED_CONTENT === 'true' || e.SEED_CONTENT === '1'

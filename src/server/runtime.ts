@@ -5,6 +5,7 @@ import { createLocalBillingProvider } from './adapters/billing/local-billing.ts'
 import { createStripeBillingProvider } from './adapters/billing/stripe-billing.ts';
 import { createOutboxMailer } from './adapters/email/outbox-mailer.ts';
 import { createSmtpMailer } from './adapters/email/smtp-mailer.ts';
+import { createGenerationEngine } from './adapters/engine/create-generation-engine.ts';
 import { createTrainingEngine } from './adapters/engine/create-training-engine.ts';
 import { createStorage } from './adapters/storage/create-storage.ts';
 import { buildApp, type AppDeps } from './app.ts';
@@ -13,6 +14,8 @@ import { openDatabase } from './db/client.ts';
 import { createAuth } from './features/auth/auth.ts';
 import { createBilling } from './features/billing/billing.ts';
 import { seedDefaultContentAtStart } from './features/catalog/seed/seed.ts';
+import { createCatalogService } from './features/catalog/service.ts';
+import { createGeneration } from './features/generation/generation.ts';
 import { sendEmailJob } from './features/email/jobs.ts';
 import { createMemoryEventBus, createPostgresEventBus } from './features/events/event-bus.ts';
 import { createStudio } from './features/studio/studio.ts';
@@ -83,6 +86,7 @@ export async function start(
         ? createStripeBillingProvider(config.billing.stripe)
         : createLocalBillingProvider({ db: database.db, publicUrl: config.publicUrl }),
   });
+  const faces = { analyze: analyzePhoto, similarity: faceSimilarity };
   const studio = createStudio({
     config,
     db: database.db,
@@ -91,7 +95,20 @@ export async function start(
     events,
     billing,
     engine: createTrainingEngine(config, storage),
-    faces: { analyze: analyzePhoto, similarity: faceSimilarity },
+    faces,
+    logger,
+  });
+  const generation = createGeneration({
+    config,
+    db: database.db,
+    storage,
+    queue,
+    events,
+    billing,
+    catalog: createCatalogService({ db: database.db }),
+    studio,
+    engine: createGenerationEngine(config, storage),
+    faces,
     logger,
   });
   const deps: AppDeps = {
@@ -105,6 +122,7 @@ export async function start(
     auth,
     billing,
     studio,
+    generation,
   };
 
   let app: FastifyInstance | undefined;
@@ -114,7 +132,10 @@ export async function start(
     if (options.listen !== false) url = await app.listen({ port: config.port, host: config.host });
     else await app.ready();
   }
-  if (config.role !== 'web') await queue.work(createWorkers({ mailer, billing, studio }));
+  if (config.role !== 'web') {
+    await generation.schedule();
+    await queue.work(createWorkers({ mailer, billing, studio, generation }));
+  }
 
   let stopping: Promise<void> | undefined;
   const stop = () =>

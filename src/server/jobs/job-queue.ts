@@ -64,6 +64,11 @@ export interface SendOptions {
 
 export interface JobQueue {
   send<P>(type: JobType<P>, payload: P, options?: SendOptions): Promise<string | null>;
+  /**
+   * Sends this job on a cron schedule (once per occurrence across all processes; the schedule
+   * lives in the database, so declaring it again at each start changes nothing).
+   */
+  schedule<P>(type: JobType<P>, cron: string, payload: P): Promise<void>;
   /** Start consuming these kinds of job in this process (workers only). */
   work(workers: JobWorker<unknown>[]): Promise<void>;
   /** Jobs waiting or running, by queue: what an operator watches. */
@@ -87,13 +92,13 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         db: fromPglite(database.pglite),
         backend: 'pglite',
         supervise: options.supervise,
-        schedule: false,
+        schedule: options.supervise,
       })
     : new PgBoss({
         connectionString: database.connectionString,
         max: 4,
         supervise: options.supervise,
-        schedule: false,
+        schedule: options.supervise,
         application_name: 'likeness-jobs',
       });
   boss.on('error', options.onError);
@@ -119,6 +124,10 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         ...(sendOptions.startAfterSeconds ? { startAfter: sendOptions.startAfterSeconds } : {}),
         ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
       });
+    },
+    async schedule(type, cron, payload) {
+      if (!known.has(type.name)) throw new Error(`Job type ${type.name} is not registered`);
+      await boss.schedule(type.name, cron, type.payload.parse(payload) as object);
     },
     async work(workers) {
       for (const worker of workers) {

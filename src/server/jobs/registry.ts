@@ -9,6 +9,8 @@ import {
   validatePhotoJob,
 } from '../features/studio/jobs.ts';
 import type { Studio } from '../features/studio/studio.ts';
+import type { Generation } from '../features/generation/generation.ts';
+import { generateImageJob, sweepGenerationsJob } from '../features/generation/jobs.ts';
 import type { JobType, JobWorker } from './job-queue.ts';
 
 /** Every kind of job the app knows; each process creates their queues at start. */
@@ -19,12 +21,15 @@ export const jobTypes: JobType<unknown>[] = [
   startTrainingJob,
   checkTrainingJob,
   deleteFilesJob,
+  generateImageJob,
+  sweepGenerationsJob,
 ] as JobType<unknown>[];
 
 export interface WorkerDeps {
   mailer: Mailer;
   billing: Pick<Billing, 'fulfilment'>;
   studio: Pick<Studio, 'workers'>;
+  generation: Pick<Generation, 'workers'>;
 }
 
 /** What a worker process consumes. */
@@ -33,5 +38,6 @@ export function createWorkers(deps: WorkerDeps): JobWorker<unknown>[] {
     emailWorker(deps.mailer),
     monthlyGrantWorker(deps.billing.fulfilment),
     ...deps.studio.workers,
+    ...deps.generation.workers,
   ];
 }

@@ -4,3 +4,4 @@ export * from './rate-limits.ts';
 export * from './billing.ts';
 export * from './catalog.ts';
 export * from './studio.ts';
+export * from './generation.ts';

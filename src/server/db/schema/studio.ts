@@ -88,6 +88,8 @@ export const userModels = pgTable(
     engineReference: text('engine_reference'),
     weights: text('weights'),
     triggerWord: text('trigger_word').notNull(),
+    /** The mean face embedding of its training photos (likeness scores of what it makes). */
+    faceEmbedding: real('face_embedding').array(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     trainingStartedAt: timestamp('training_started_at', { withTimezone: true }),
     /** The last time the engine told us something (webhook or poll). */

@@ -19,6 +19,7 @@ import {
   type CategoryRow,
   type ExamplePhotoRow,
   findCategory,
+  findPreset,
   findVisiblePreset,
   listCategories,
   listExamplePhotos,
@@ -49,6 +50,37 @@ export function createCatalogService({ db }: { db: Executor }) {
       if (categoryId) return { presets: (await this.category(categoryId)).presets };
       const rows = await listVisiblePresets(db);
       return { presets: rows.map(toPresetSummary) };
+    },
+
+    /** Presets as generation uses them (with their engine prompt), visible ones only, in catalog order. */
+    async enginePresets(ids?: readonly string[]): Promise<EnginePreset[]> {
+      const rows = await listVisiblePresets(db);
+      const wanted = ids ? new Set(ids) : undefined;
+      return rows.filter((row) => !wanted || wanted.has(row.id)).map(toEnginePreset);
+    },
+
+    /** Any preset by id, visible or not: a queued generation still finds one hidden since. */
+    async enginePreset(id: string): Promise<EnginePreset | undefined> {
+      const row = await findPreset(db, id);
+      return row ? toEnginePreset(row) : undefined;
+    },
+
+    /**
+     * The visible preset whose words are closest to a prompt (the local engine has no text model:
+     * it shows a custom prompt through the preset that best matches it).
+     */
+    async closestPreset(prompt: string): Promise<EnginePreset | undefined> {
+      const rows = (await listVisiblePresets(db, { withFeaturedImage: true })).map(toEnginePreset);
+      const words = wordsOf(prompt);
+      let best: { preset: EnginePreset; score: number } | undefined;
+      for (const preset of rows) {
+        const own = wordsOf(
+          `${preset.displayName} ${preset.description} ${preset.prompt} ${preset.categoryId}`,
+        );
+        const score = [...words].filter((word) => own.has(word)).length;
+        if (!best || score > best.score) best = { preset, score };
+      }
+      return best?.preset;
     },
 
     async preset(id: string): Promise<PresetResponse> {
@@ -151,4 +183,56 @@ export function toExamplePhoto(row: ExamplePhotoRow): ExamplePhoto {
     caption: row.caption,
     image: toCatalogImage(row.image, row.caption || fallback),
   };
+}
+
+/** A preset as the generation feature sees it (the engine prompt included). */
+export interface EnginePreset {
+  id: string;
+  categoryId: string;
+  displayName: string;
+  description: string;
+  /** `{trigger}` stands for the user model's trigger word. */
+  prompt: string;
+  /** Storage key of its largest featured picture, if it has one. */
+  imageKey: string | null;
+}
+
+function toEnginePreset(row: PresetRow): EnginePreset {
+  const variants = row.featuredImage?.variants ?? [];
+  return {
+    id: row.id,
+    categoryId: row.categoryId,
+    displayName: row.displayName,
+    description: row.description,
+    prompt: row.prompt,
+    imageKey: variants[variants.length - 1]?.key ?? null,
+  };
+}
+
+const stopWords = new Set([
+  'a',
+  'an',
+  'the',
+  'of',
+  'in',
+  'on',
+  'with',
+  'and',
+  'photo',
+  'portrait',
+  'trigger',
+  'at',
+  'to',
+  'for',
+  'my',
+  'me',
+]);
+
+function wordsOf(text: string): Set<string> {
+  return new Set(
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((word) => word.length > 2 && !stopWords.has(word)),
+  );
 }

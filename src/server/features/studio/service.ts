@@ -56,6 +56,9 @@ import {
 import { trainingReference } from './training.ts';
 import { settleDraft, type PhotoChange } from './validation.ts';
 
+/** Storage keys of the files a feature made from a model (read before the model is deleted). */
+export type ModelFileSource = (tx: Executor, modelId: string) => Promise<string[]>;
+
 /** The trigger word that stands for the user in prompts of a trained model. */
 const triggerWord = 'TOK';
 
@@ -74,6 +77,8 @@ export interface StudioServiceDeps {
 /** The studio's model-creation rules behind its routes: draft photos, draft, models, settings. */
 export function createStudioService(deps: StudioServiceDeps) {
   const { db, storage, queue, events, logger } = deps;
+  // Features that keep files made from a model (generation) say which, before it is deleted.
+  const modelFileSources: ModelFileSource[] = [];
 
   async function toPhoto(row: PhotoRow): Promise<TrainingPhoto> {
     return {
@@ -137,6 +142,11 @@ export function createStudioService(deps: StudioServiceDeps) {
   return {
     publishPhotoChanges,
     publishModel,
+
+    /** Registers a feature whose files made from a model go with it. */
+    addModelFileSource(source: ModelFileSource): void {
+      modelFileSources.push(source);
+    },
 
     /** A user's model as generation needs it (weights, trigger word, face); undefined if not theirs. */
     ownModel: (userId: string, modelId: string) => findModel(db, userId, modelId),
@@ -337,6 +347,9 @@ export function createStudioService(deps: StudioServiceDeps) {
         const found = await findModel(tx, userId, modelId);
         if (!found) throw new AppError('NOT_FOUND', messages.models.notFound);
         const photos = await listModelPhotos(tx, modelId);
+        const madeFrom = (
+          await Promise.all(modelFileSources.map((source) => source(tx, modelId)))
+        ).flat();
         await unselectModel(tx, userId, modelId);
         await deleteModel(tx, userId, modelId);
         await syncTrainingInProgress(tx, userId);
@@ -345,6 +358,7 @@ export function createStudioService(deps: StudioServiceDeps) {
           keys: [
             ...photos.flatMap((photo) => [photo.storageKey, photo.thumbnailKey]),
             ...(found.zipKey ? [found.zipKey] : []),
+            ...madeFrom,
           ],
         };
       });

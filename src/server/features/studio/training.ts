@@ -1,6 +1,4 @@
-import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyBaseLogger } from 'fastify';
-import { Zip, ZipPassThrough } from 'fflate';
 import sharp from 'sharp';
 import { messages } from '../../../common/messages.ts';
 import {
@@ -19,6 +17,7 @@ import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import type { PhotoFace } from '../../db/schema/studio.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
+import { zipStoredFiles } from '../../lib/zip-stream.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import { refund } from '../billing/ledger.ts';
 import { sendEmailJob } from '../email/jobs.ts';
@@ -173,7 +172,18 @@ export function createTraining(deps: TrainingDeps) {
       try {
         const zipKey =
           model.zipKey ?? userStorageKey(model.userId, 'image_zips', `${Date.now()}_images.zip`);
-        if (!model.zipKey) await storage.put(zipKey, zipPhotos(storage, photos), 'application/zip');
+        if (!model.zipKey)
+          await storage.put(
+            zipKey,
+            zipStoredFiles(
+              storage,
+              photos.map((photo, index) => ({
+                name: `image_${index + 1}.jpg`,
+                key: photo.storageKey,
+              })),
+            ),
+            'application/zip',
+          );
         const featuredImageKey =
           model.featuredImageKey ?? (await storeFeaturedImage(storage, model, photos));
         const started = await updateModel(db, modelId, {
@@ -251,26 +261,6 @@ export function createTraining(deps: TrainingDeps) {
 }
 
 export type Training = ReturnType<typeof createTraining>;
-
-/** The zip of a model's photos (`image_1.jpg`...), produced as it is written. */
-function zipPhotos(storage: Storage, photos: PhotoRow[]): Readable {
-  const output = new PassThrough();
-  const zip = new Zip((error, chunk, final) => {
-    if (error) return void output.destroy(error);
-    output.write(chunk);
-    if (final) output.end();
-  });
-  void (async () => {
-    for (const [index, photo] of photos.entries()) {
-      // Stored, not deflated: JPEG does not compress further.
-      const entry = new ZipPassThrough(`image_${index + 1}.jpg`);
-      zip.add(entry);
-      entry.push(await storage.read(photo.storageKey), true);
-    }
-    zip.end();
-  })().catch((error: unknown) => output.destroy(error as Error));
-  return output;
-}
 
 /** The model's picture on cards: a square crop around the clearest face of its photos. */
 async function storeFeaturedImage(

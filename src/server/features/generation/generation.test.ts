@@ -1,0 +1,400 @@
+import { readFileSync } from 'node:fs';
+import { and, eq, like } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BulkJob, Generation, GenerationsPage } from '../../../common/api/generation.ts';
+import type { UserModel } from '../../../common/api/studio.ts';
+import { messages } from '../../../common/messages.ts';
+import { photos as photoRules } from '../../../common/product.ts';
+import { categories, creditLedger, presets } from '../../db/schema/index.ts';
+import { adjust } from '../billing/ledger.ts';
+import { storeImage } from '../catalog/images.ts';
+import {
+  apiCaller,
+  fixturePhoto,
+  photoFixtures,
+  waitFor,
+} from '../../../../tests/helpers/studio.ts';
+import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
+import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
+
+/**
+ * Generation through the real HTTP API with the local engine: a user trained on real photos
+ * makes images of real presets; credits move by exactly the images accepted, failures are
+ * refunded once, and nobody reaches another user's images.
+ */
+
+let app: TestApp;
+let api: ReturnType<typeof apiCaller>;
+let pro: SignedInUser;
+let proModel: UserModel;
+/** Presets with a real portrait as their picture, and one without a picture (it cannot be made). */
+let portraitPresets: string[];
+let pictureless: string;
+
+async function trainedUser(priceId: 'price_pro' | 'price_basic') {
+  const user = await signUp(app);
+  await api.buyPlan(user, priceId);
+  for (let n = 1; n <= photoRules.min; n += 1) await api.upload(user, photoFixtures.personA(n));
+  await api.settledDraft(user);
+  const created = await api.call<{ model: UserModel }>(user, 'POST', '/api/studio/models', {
+    name: 'Me',
+    gender: 'woman',
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const model = await api.modelWhen(user, created.body.model.id, (m) => m.status === 'complete');
+  return { user, model };
+}
+
+async function addPresets() {
+  const db = app.deps.database.db;
+  await db
+    .insert(categories)
+    .values({ manualId: 'portraits', displayName: 'Portraits', orderIndex: 0 });
+  const ids: string[] = [];
+  for (const [index, name] of ['hopper', 'chu', 'clyburn'].entries()) {
+    const image = await storeImage(app.deps.storage, ['presets', name], {
+      bytes: readFileSync(fixturePhoto('real-portraits', `${name}.jpg`)),
+    });
+    const id = `preset-${name}`;
+    await db.insert(presets).values({
+      id,
+      manualId: `portrait-${name}`,
+      categoryId: 'portraits',
+      displayName: `Portrait ${index + 1}`,
+      description: 'An official portrait, studio light',
+      prompt: 'official portrait photo of {trigger}, studio light',
+      featuredImage: image,
+      orderIndex: index,
+    });
+    ids.push(id);
+  }
+  await db.insert(presets).values({
+    id: 'preset-blank',
+    manualId: 'blank',
+    categoryId: 'portraits',
+    displayName: 'No picture yet',
+    prompt: '{trigger} in a garden',
+    orderIndex: 9,
+  });
+  return { ids, blank: 'preset-blank' };
+}
+
+async function credits(user: SignedInUser) {
+  return (await api.subscription(user)).credits;
+}
+
+async function generationWhen(user: SignedInUser, id: string, done: (g: Generation) => boolean) {
+  return (
+    await waitFor(
+      () => api.call<{ generation: Generation }>(user, 'GET', `/api/generations/${id}`),
+      (response) => done(response.body.generation),
+      60_000,
+    )
+  ).body.generation;
+}
+
+beforeAll(async () => {
+  app = await createTestApp();
+  api = apiCaller(app);
+  ({ ids: portraitPresets, blank: pictureless } = await addPresets());
+  ({ user: pro, model: proModel } = await trainedUser('price_pro'));
+});
+afterAll(async () => {
+  await app?.stop();
+});
+
+describe('one image from a preset', () => {
+  it('costs one credit and completes with a stored image, a likeness score and the preview label', async () => {
+    const before = await credits(pro);
+    const created = await api.call<{ generation: Generation }>(pro, 'POST', '/api/generations', {
+      userModelId: proModel.id,
+      presetId: portraitPresets[0],
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.generation).toMatchObject({
+      status: 'processing',
+      modelName: 'Portrait 1',
+    });
+    expect(await credits(pro)).toBe(before - 1);
+
+    const done = await generationWhen(
+      pro,
+      created.body.generation.id,
+      (g) => g.status !== 'processing',
+    );
+    expect(done).toMatchObject({ status: 'complete', isPreview: true, hasNsfwContent: false });
+    expect(done.likeness).toBeGreaterThan(50);
+    const image = await app.app!.inject({ method: 'GET', url: done.imageUrl! });
+    expect(image.statusCode).toBe(200);
+    expect((await sharp(image.rawPayload).metadata()).format).toBe('jpeg');
+    const download = await app.app!.inject({ method: 'GET', url: done.downloadUrl! });
+    expect(download.headers['content-disposition']).toMatch(/attachment/);
+    expect(await credits(pro)).toBe(before - 1);
+  });
+
+  it('fails with its reason and refunds the credit exactly once', async () => {
+    const before = await credits(pro);
+    const created = await api.call<{ generation: Generation }>(pro, 'POST', '/api/generations', {
+      userModelId: proModel.id,
+      presetId: pictureless,
+    });
+    expect(created.status).toBe(201);
+    const failed = await generationWhen(
+      pro,
+      created.body.generation.id,
+      (g) => g.status === 'failed',
+    );
+    expect(failed.failureReason).toBeTruthy();
+    expect(failed.imageUrl).toBeNull();
+    expect(await credits(pro)).toBe(before);
+    const rows = await app.deps.database.db
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.reference, `generation:${failed.id}`));
+    expect(rows.map((row) => [row.reason, row.delta])).toEqual([
+      ['generation', -1],
+      ['refund', 1],
+    ]);
+  });
+
+  it('checks in the specification order: missing information, then the subscription, then credits', async () => {
+    const missing = await api.call(pro, 'POST', '/api/generations', {
+      presetId: portraitPresets[0],
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error?.message).toBe(messages.generation.missingInformation);
+
+    const noPlan = await signUp(app);
+    const gone = await api.call(noPlan, 'POST', '/api/generations', {
+      userModelId: proModel.id,
+      presetId: portraitPresets[0],
+    });
+    expect(gone.status).toBe(404); // someone else's model does not exist for this user
+  });
+});
+
+describe('custom prompts', () => {
+  it('makes an image for a Pro user, from the preset closest to the prompt', async () => {
+    const created = await api.call<{ generation: Generation }>(
+      pro,
+      'POST',
+      '/api/generations/custom',
+      {
+        userModelId: proModel.id,
+        prompt: '  An official portrait in studio light  ',
+      },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.generation).toMatchObject({
+      promptText: 'An official portrait in studio light',
+      modelName: messages.generation.customModelName('Me'),
+    });
+    const done = await generationWhen(
+      pro,
+      created.body.generation.id,
+      (g) => g.status !== 'processing',
+    );
+    expect(done.status).toBe('complete');
+  });
+
+  it('refuses a blank prompt and a missing model with their messages, spending nothing', async () => {
+    const before = await credits(pro);
+    const blank = await api.call(pro, 'POST', '/api/generations/custom', {
+      userModelId: proModel.id,
+      prompt: '   ',
+    });
+    expect(blank.body.error?.message).toBe(messages.generation.enterPrompt);
+    const noModel = await api.call(pro, 'POST', '/api/generations/custom', { prompt: 'hello' });
+    expect(noModel.body.error?.message).toBe(messages.generation.selectModel);
+    expect(await credits(pro)).toBe(before);
+  });
+
+  it('is a Pro feature: Basic users get the tier message', async () => {
+    const basic = await signUp(app);
+    await api.buyPlan(basic, 'price_basic');
+    const refused = await api.call(basic, 'POST', '/api/generations/custom', {
+      userModelId: 'any',
+      prompt: 'hello',
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.message).toBe(messages.generation.customPromptsProOnly);
+    const bulk = await api.call(basic, 'POST', '/api/bulk-jobs', {
+      kind: 'presets',
+      userModelId: 'any',
+      presetIds: portraitPresets,
+    });
+    expect(bulk.status).toBe(403);
+    expect(bulk.body.error?.message).toBe(messages.bulk.proOnly);
+  });
+});
+
+describe('bulk', () => {
+  it('accepts presets × one model in one request, spends one credit each and counts progress', async () => {
+    const before = await credits(pro);
+    const created = await api.call<{ bulkJob: BulkJob; queued: number; failures: number }>(
+      pro,
+      'POST',
+      '/api/bulk-jobs',
+      {
+        kind: 'presets',
+        userModelId: proModel.id,
+        presetIds: [...portraitPresets, 'no-such-preset'],
+      },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ queued: 3, failures: 1 });
+    expect(await credits(pro)).toBe(before - 3);
+    const id = created.body.bulkJob.id;
+    const finished = await waitFor(
+      () =>
+        api.call<{ bulkJob: BulkJob; generations: Generation[] }>(
+          pro,
+          'GET',
+          `/api/bulk-jobs/${id}`,
+        ),
+      (response) => response.body.bulkJob.status !== 'processing',
+      90_000,
+    );
+    expect(finished.body.bulkJob).toMatchObject({
+      status: 'completed',
+      completedImages: 3,
+      failedImages: 0,
+      totalImages: 3,
+    });
+    expect(finished.body.generations.every((g) => g.status === 'complete')).toBe(true);
+    // Bulk images are not in the single list; the job is in the jobs list.
+    const single = await api.call<GenerationsPage>(pro, 'GET', '/api/generations');
+    expect(single.body.generations.some((g) => g.bulkJobId === id)).toBe(false);
+    const jobs = await api.call<{ bulkJobs: BulkJob[] }>(pro, 'GET', '/api/bulk-jobs');
+    expect(jobs.body.bulkJobs[0]!.id).toBe(id);
+
+    const zip = await app.app!.inject({
+      method: 'GET',
+      url: `/api/bulk-jobs/${id}/zip`,
+      headers: pro.headers,
+    });
+    expect(zip.statusCode).toBe(200);
+    expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it('accepts a bulk of 100 presets in one request, all paid at once', async () => {
+    const db = app.deps.database.db;
+    const ids = Array.from({ length: 100 }, (_, i) => `bulk-preset-${i}`);
+    await db.insert(presets).values(
+      ids.map((id, i) => ({
+        id,
+        manualId: id,
+        categoryId: 'portraits',
+        displayName: `Bulk ${i}`,
+        prompt: '{trigger}',
+        orderIndex: 100 + i,
+      })),
+    );
+    const before = await credits(pro);
+    const created = await api.call<{ bulkJob: BulkJob; queued: number }>(
+      pro,
+      'POST',
+      '/api/bulk-jobs',
+      {
+        kind: 'presets',
+        userModelId: proModel.id,
+        presetIds: ids,
+      },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.queued).toBe(100);
+    expect(await credits(pro)).toBe(before - 100);
+    const spends = await db
+      .select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.userId, pro.id), eq(creditLedger.reason, 'bulk_generation')));
+    expect(spends.length).toBeGreaterThanOrEqual(100);
+    // These presets have no picture: each fails and is refunded once.
+    await waitFor(
+      () => api.call<{ bulkJob: BulkJob }>(pro, 'GET', `/api/bulk-jobs/${created.body.bulkJob.id}`),
+      (response) => response.body.bulkJob.status !== 'processing',
+      120_000,
+    );
+    expect(await credits(pro)).toBe(before);
+    await db.delete(presets).where(like(presets.id, 'bulk-preset-%'));
+  });
+
+  it('refuses a bulk larger than the balance with the credits message, spending nothing', async () => {
+    const balance = await credits(pro);
+    await app.deps.billing.ledger.transaction((tx) =>
+      adjust(tx, pro.id, -(balance - 2), 'test: leave 2 credits', `test:${pro.id}:drain`),
+    );
+    const refused = await api.call(pro, 'POST', '/api/bulk-jobs', {
+      kind: 'presets',
+      userModelId: proModel.id,
+      presetIds: portraitPresets,
+    });
+    expect(refused.status).toBe(402);
+    expect(refused.body.error?.message).toBe(messages.generation.needMoreCredits);
+    expect(await credits(pro)).toBe(2);
+    await app.deps.billing.ledger.transaction((tx) =>
+      adjust(tx, pro.id, balance - 2, 'test: restore', `test:${pro.id}:restore`),
+    );
+  });
+});
+
+describe("another user's generations and bulk jobs", () => {
+  it('answer 404, and their files cannot be fetched without the signature', async () => {
+    const stranger = await signUp(app);
+    const list = await api.call<GenerationsPage>(pro, 'GET', '/api/generations');
+    const mine = list.body.generations.find((g) => g.status === 'complete')!;
+    for (const [method, url] of [
+      ['GET', `/api/generations/${mine.id}`],
+      ['DELETE', `/api/generations/${mine.id}`],
+      ['POST', `/api/generations/${mine.id}/viewed`],
+    ] as const) {
+      expect((await api.call(stranger, method, url)).status, url).toBe(404);
+    }
+    expect(
+      (
+        await api.call(stranger, 'PUT', `/api/generations/${mine.id}/favourite`, {
+          favourite: true,
+        })
+      ).status,
+    ).toBe(404);
+    const jobs = await api.call<{ bulkJobs: BulkJob[] }>(pro, 'GET', '/api/bulk-jobs');
+    const job = jobs.body.bulkJobs[0]!;
+    expect((await api.call(stranger, 'GET', `/api/bulk-jobs/${job.id}`)).status).toBe(404);
+    expect((await api.call(stranger, 'GET', `/api/bulk-jobs/${job.id}/zip`)).status).toBe(404);
+    expect(
+      (await api.call<GenerationsPage>(stranger, 'GET', '/api/generations')).body.generations,
+    ).toEqual([]);
+    const unsigned = mine.imageUrl!.split('?')[0]!;
+    expect((await app.app!.inject({ method: 'GET', url: unsigned })).statusCode).toBe(403);
+  });
+
+  it('favourites, viewed marks and delete work for the owner', async () => {
+    const list = await api.call<GenerationsPage>(pro, 'GET', '/api/generations');
+    const mine = list.body.generations.find((g) => g.status === 'complete')!;
+    const fav = await api.call<{ generation: Generation }>(
+      pro,
+      'PUT',
+      `/api/generations/${mine.id}/favourite`,
+      {
+        favourite: true,
+      },
+    );
+    expect(fav.body.generation.favourite).toBe(true);
+    const favourites = await api.call<GenerationsPage>(
+      pro,
+      'GET',
+      '/api/generations?filter=favourites',
+    );
+    expect(favourites.body.generations.map((g) => g.id)).toEqual([mine.id]);
+    const viewed = await api.call<{ generation: Generation }>(
+      pro,
+      'POST',
+      `/api/generations/${mine.id}/viewed`,
+    );
+    expect(viewed.body.generation.viewed).toBe(true);
+    expect((await api.call(pro, 'DELETE', `/api/generations/${mine.id}`)).status).toBe(204);
+    expect((await api.call(pro, 'GET', `/api/generations/${mine.id}`)).status).toBe(404);
+    expect((await app.app!.inject({ method: 'GET', url: mine.imageUrl! })).statusCode).toBe(404);
+  });
+});

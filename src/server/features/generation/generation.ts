@@ -1,0 +1,86 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { GenerationEngine } from '../../adapters/engine/generation-engine.ts';
+import type { Storage } from '../../adapters/storage/storage.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { defineWorker, type JobQueue, type JobWorker } from '../../jobs/job-queue.ts';
+import type { Billing } from '../billing/billing.ts';
+import type { createCatalogService } from '../catalog/service.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { Studio } from '../studio/studio.ts';
+import type { FaceAnalyzer } from '../studio/validation.ts';
+import { generateImageJob, sweepGenerationsJob } from './jobs.ts';
+import { fileKeysOfModel } from './repository.ts';
+import { createGenerationService } from './service.ts';
+import { createGenerationWorker } from './worker.ts';
+
+/** Every five minutes, generations without an outcome for too long are failed and refunded. */
+const sweepCron = '*/5 * * * *';
+
+/** Generation wired together: service (routes) and workers, around the configured engine. */
+export function createGeneration(deps: {
+  config: Config;
+  db: Database;
+  storage: Storage;
+  queue: JobQueue;
+  events: EventBus;
+  billing: Pick<Billing, 'ledger'>;
+  catalog: ReturnType<typeof createCatalogService>;
+  studio: Pick<Studio, 'service'>;
+  engine: GenerationEngine;
+  faces: FaceAnalyzer;
+  logger: FastifyBaseLogger;
+}) {
+  const { config, db, storage, queue, events, catalog, engine, logger } = deps;
+  const transaction = deps.billing.ledger.transaction;
+  const service = createGenerationService({
+    db,
+    storage,
+    queue,
+    events,
+    sources: {
+      enginePresets: (ids) => catalog.enginePresets(ids),
+      ownModel: (userId, modelId) => deps.studio.service.ownModel(userId, modelId),
+    },
+    engineName: engine.name,
+    makesPreviews: engine.makesPreviews,
+    transaction,
+    logger,
+  });
+  const worker = createGenerationWorker({
+    db,
+    storage,
+    events,
+    engine,
+    faces: deps.faces,
+    sources: {
+      modelById: (id) => deps.studio.service.modelById(id),
+      enginePreset: (id) => catalog.enginePreset(id),
+      closestPreset: (prompt) => catalog.closestPreset(prompt),
+    },
+    transaction,
+    staleAfterMinutes: config.generation.staleAfterMinutes,
+    logger,
+  });
+  deps.studio.service.addModelFileSource((tx, modelId) => fileKeysOfModel(tx, modelId));
+  const workers = [
+    // The engine's concurrency limit in this process (each worker process has its own).
+    defineWorker(
+      generateImageJob,
+      ({ generationId }, job) =>
+        worker.generate(generationId, { isLastAttempt: job.isLastAttempt, signal: job.signal }),
+      config.generation.concurrency,
+    ),
+    defineWorker(sweepGenerationsJob, async () => void (await worker.sweep()), 1),
+  ] as JobWorker<unknown>[];
+
+  return {
+    service,
+    worker,
+    workers,
+    /** Declares the sweep's schedule (stored in the database; once per occurrence overall). */
+    schedule: () => queue.schedule(sweepGenerationsJob, sweepCron, {}),
+  };
+}
+
+export type Generation = ReturnType<typeof createGeneration>;

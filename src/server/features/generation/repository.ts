@@ -1,0 +1,196 @@
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Executor } from '../../db/client.ts';
+import { bulkJobs, generations } from '../../db/schema/index.ts';
+
+export type GenerationRow = typeof generations.$inferSelect;
+export type NewGenerationRow = typeof generations.$inferInsert;
+export type BulkJobRow = typeof bulkJobs.$inferSelect;
+
+// Every query on a user's data names the user, so another user's id simply finds nothing.
+
+export async function insertGenerations(
+  tx: Executor,
+  rows: NewGenerationRow[],
+): Promise<GenerationRow[]> {
+  if (rows.length === 0) return [];
+  return tx.insert(generations).values(rows).returning();
+}
+
+export async function insertBulkJob(
+  tx: Executor,
+  row: typeof bulkJobs.$inferInsert,
+): Promise<BulkJobRow> {
+  const [inserted] = await tx.insert(bulkJobs).values(row).returning();
+  return inserted!;
+}
+
+export interface PageCursor {
+  createdAt: Date;
+  id: string;
+}
+
+/** Single generations (not from bulk jobs), newest first, after the cursor. */
+export async function listSingleGenerations(
+  tx: Executor,
+  userId: string,
+  options: { cursor?: PageCursor; limit: number; filter: 'all' | 'complete' | 'favourites' },
+): Promise<GenerationRow[]> {
+  const { cursor, filter } = options;
+  return tx
+    .select()
+    .from(generations)
+    .where(
+      and(
+        eq(generations.userId, userId),
+        filter === 'all' ? isNull(generations.bulkJobId) : undefined,
+        filter === 'complete'
+          ? and(eq(generations.status, 'complete'), eq(generations.hasNsfwContent, false))
+          : undefined,
+        filter === 'favourites' ? eq(generations.favourite, true) : undefined,
+        cursor
+          ? or(
+              lt(generations.createdAt, cursor.createdAt),
+              and(eq(generations.createdAt, cursor.createdAt), lt(generations.id, cursor.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(desc(generations.createdAt), desc(generations.id))
+    .limit(options.limit);
+}
+
+export async function findGeneration(
+  tx: Executor,
+  userId: string,
+  id: string,
+): Promise<GenerationRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(generations)
+    .where(and(eq(generations.userId, userId), eq(generations.id, id)));
+  return row;
+}
+
+/** A generation by id alone: for the worker, which acts for its owner. */
+export async function lockGenerationById(
+  tx: Executor,
+  id: string,
+): Promise<GenerationRow | undefined> {
+  const [row] = await tx.select().from(generations).where(eq(generations.id, id)).for('update');
+  return row;
+}
+
+export async function findGenerationById(
+  tx: Executor,
+  id: string,
+): Promise<GenerationRow | undefined> {
+  const [row] = await tx.select().from(generations).where(eq(generations.id, id));
+  return row;
+}
+
+export async function updateGeneration(
+  tx: Executor,
+  id: string,
+  values: Partial<Omit<GenerationRow, 'id' | 'userId' | 'createdAt'>>,
+): Promise<GenerationRow | undefined> {
+  const [row] = await tx.update(generations).set(values).where(eq(generations.id, id)).returning();
+  return row;
+}
+
+export async function updateOwnGeneration(
+  tx: Executor,
+  userId: string,
+  id: string,
+  values: Partial<Pick<GenerationRow, 'favourite' | 'viewedAt'>>,
+): Promise<GenerationRow | undefined> {
+  const [row] = await tx
+    .update(generations)
+    .set(values)
+    .where(and(eq(generations.userId, userId), eq(generations.id, id)))
+    .returning();
+  return row;
+}
+
+export async function deleteGeneration(tx: Executor, userId: string, id: string): Promise<void> {
+  await tx.delete(generations).where(and(eq(generations.userId, userId), eq(generations.id, id)));
+}
+
+/** Generations still processing that were created before `before` (no news for too long). */
+export async function staleGenerationIds(tx: Executor, before: Date): Promise<string[]> {
+  const rows = await tx
+    .select({ id: generations.id })
+    .from(generations)
+    .where(and(eq(generations.status, 'processing'), lt(generations.createdAt, before)))
+    .limit(500);
+  return rows.map((row) => row.id);
+}
+
+export async function listBulkJobs(
+  tx: Executor,
+  userId: string,
+  limit: number,
+): Promise<BulkJobRow[]> {
+  return tx
+    .select()
+    .from(bulkJobs)
+    .where(eq(bulkJobs.userId, userId))
+    .orderBy(desc(bulkJobs.createdAt), desc(bulkJobs.id))
+    .limit(limit);
+}
+
+export async function findBulkJob(
+  tx: Executor,
+  userId: string,
+  id: string,
+): Promise<BulkJobRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(bulkJobs)
+    .where(and(eq(bulkJobs.userId, userId), eq(bulkJobs.id, id)));
+  return row;
+}
+
+export async function listBulkGenerations(tx: Executor, bulkJobId: string) {
+  return tx
+    .select()
+    .from(generations)
+    .where(eq(generations.bulkJobId, bulkJobId))
+    .orderBy(generations.createdAt, generations.id);
+}
+
+/** Counts one finished image of a bulk job; the job completes when none is left. */
+export async function countBulkOutcome(
+  tx: Executor,
+  bulkJobId: string,
+  outcome: 'completed' | 'failed',
+): Promise<BulkJobRow | undefined> {
+  const completed = outcome === 'completed' ? 1 : 0;
+  const failed = outcome === 'failed' ? 1 : 0;
+  const [row] = await tx
+    .update(bulkJobs)
+    .set({
+      completedImages: sql`${bulkJobs.completedImages} + ${completed}`,
+      failedImages: sql`${bulkJobs.failedImages} + ${failed}`,
+      status: sql`case
+        when ${bulkJobs.completedImages} + ${completed} + ${bulkJobs.failedImages} + ${failed} < ${bulkJobs.totalImages} then 'processing'
+        when ${bulkJobs.completedImages} + ${completed} = 0 then 'failed'
+        else 'completed' end`,
+      completedAt: sql`case
+        when ${bulkJobs.completedImages} + ${completed} + ${bulkJobs.failedImages} + ${failed} < ${bulkJobs.totalImages} then null
+        else now() end`,
+    })
+    .where(eq(bulkJobs.id, bulkJobId))
+    .returning();
+  return row;
+}
+
+/** The image files of everything made with a model (deleted together with it). */
+export async function fileKeysOfModel(tx: Executor, userModelId: string): Promise<string[]> {
+  const rows = await tx
+    .select({ imageKey: generations.imageKey, thumbnailKey: generations.thumbnailKey })
+    .from(generations)
+    .where(eq(generations.userModelId, userModelId));
+  return rows
+    .flatMap((row) => [row.imageKey, row.thumbnailKey])
+    .filter((key): key is string => key !== null);
+}

@@ -1,0 +1,393 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  generationEvents,
+  type BulkJob,
+  type BulkRequest,
+  type Generation,
+  type GenerationsPage,
+} from '../../../common/api/generation.ts';
+import { messages } from '../../../common/messages.ts';
+import { canUseBulk, canUseCustomPrompts, costs, lists, toTier } from '../../../common/product.ts';
+import type { Storage } from '../../adapters/storage/storage.ts';
+import type { Database, Executor } from '../../db/client.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { requireActiveSubscription } from '../billing/gates.ts';
+import { spend } from '../billing/ledger.ts';
+import { lockSubscription } from '../billing/repository.ts';
+import type { EnginePreset } from '../catalog/service.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { ModelRow } from '../studio/repository.ts';
+import { generateImageJob } from './jobs.ts';
+import {
+  deleteGeneration,
+  findBulkJob,
+  findGeneration,
+  insertBulkJob,
+  insertGenerations,
+  listBulkGenerations,
+  listBulkJobs,
+  listSingleGenerations,
+  updateOwnGeneration,
+  type BulkJobRow,
+  type GenerationRow,
+  type NewGenerationRow,
+  type PageCursor,
+} from './repository.ts';
+
+/** What generation needs from the catalog and from the studio (their services). */
+export interface GenerationSources {
+  enginePresets(ids?: readonly string[]): Promise<EnginePreset[]>;
+  ownModel(userId: string, modelId: string): Promise<ModelRow | undefined>;
+}
+
+export interface GenerationServiceDeps {
+  db: Database;
+  storage: Storage;
+  queue: JobQueue;
+  events: EventBus;
+  sources: GenerationSources;
+  engineName: string;
+  makesPreviews: boolean;
+  /** Runs work in one transaction and publishes balance changes after commit (the ledger's). */
+  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  logger: FastifyBaseLogger;
+}
+
+/** The reference of a generation's spend (and its refund). */
+export const generationReference = (id: string) => `generation:${id}`;
+
+/** Generation's rules behind its routes: single, custom and bulk requests, results, downloads. */
+export function createGenerationService(deps: GenerationServiceDeps) {
+  const { db, storage, queue, events, sources, logger } = deps;
+
+  async function toGeneration(row: GenerationRow): Promise<Generation> {
+    const visible = row.status === 'complete' && !row.hasNsfwContent && row.imageKey;
+    const fileName = `likeness-${row.id.slice(0, 8)}.jpg`;
+    return {
+      id: row.id,
+      status: row.status as Generation['status'],
+      failureReason: row.status === 'failed' ? (row.failureReason ?? null) : null,
+      modelName: row.modelName,
+      promptText: row.promptText,
+      presetId: row.presetId,
+      userModelId: row.userModelId,
+      userModelName: row.userModelName,
+      bulkJobId: row.bulkJobId,
+      hasNsfwContent: row.hasNsfwContent,
+      imageUrl: visible ? await storage.signedUrl(row.imageKey!) : null,
+      thumbnailUrl: visible && row.thumbnailKey ? await storage.signedUrl(row.thumbnailKey) : null,
+      downloadUrl: visible
+        ? await storage.signedUrl(row.imageKey!, { downloadName: fileName })
+        : null,
+      width: visible ? row.width : null,
+      height: visible ? row.height : null,
+      isPreview: row.isPreview,
+      likeness: row.likeness === null ? null : Math.round(Math.max(0, row.likeness) * 100),
+      favourite: row.favourite,
+      viewed: row.viewedAt !== null,
+      createdAt: row.createdAt.toISOString(),
+      completedAt: row.completedAt?.toISOString() ?? null,
+    };
+  }
+
+  function toBulkJob(row: BulkJobRow): BulkJob {
+    return {
+      id: row.id,
+      status: row.status,
+      totalImages: row.totalImages,
+      completedImages: row.completedImages,
+      failedImages: row.failedImages,
+      label: row.label,
+      createdAt: row.createdAt.toISOString(),
+      completedAt: row.completedAt?.toISOString() ?? null,
+    };
+  }
+
+  async function publishCreated(rows: GenerationRow[]): Promise<void> {
+    for (const row of rows) {
+      await events
+        .publish(row.userId, {
+          type: generationEvents.generationUpdated,
+          data: { generationId: row.id, status: row.status, bulkJobId: row.bulkJobId },
+        })
+        .catch((error: unknown) => logger.warn({ err: error }, 'generation event not published'));
+    }
+  }
+
+  /** A user model that can make images now, or the error saying why not. */
+  async function readyModel(userId: string, modelId: string | null | undefined) {
+    if (!modelId) return undefined;
+    const model = await sources.ownModel(userId, modelId);
+    if (!model) throw new AppError('NOT_FOUND', messages.models.notFound);
+    if (model.status !== 'complete' || !model.weights)
+      throw new AppError('CONFLICT', messages.models.notReady);
+    return model;
+  }
+
+  /**
+   * Pays for and records images, and enqueues one job each, in the caller's transaction: the
+   * images exist, are paid and will be made, or none of it happened.
+   */
+  async function accept(
+    tx: Executor,
+    userId: string,
+    items: Omit<NewGenerationRow, 'id' | 'userId' | 'engine' | 'isPreview'>[],
+    reason: 'generation' | 'bulk_generation',
+  ): Promise<GenerationRow[]> {
+    const rows = items.map((item) => ({
+      ...item,
+      id: randomUUID(),
+      userId,
+      engine: deps.engineName,
+      isPreview: deps.makesPreviews,
+    }));
+    for (const row of rows)
+      await spend(tx, userId, costs.creditsPerImage, reason, generationReference(row.id));
+    const inserted = await insertGenerations(tx, rows);
+    for (const row of inserted)
+      await queue.send(generateImageJob, { generationId: row.id }, { tx });
+    return inserted;
+  }
+
+  function encodeCursor(row: GenerationRow): string {
+    return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
+  }
+
+  function decodeCursor(cursor: string | undefined): PageCursor | undefined {
+    if (!cursor) return undefined;
+    const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+    const createdAt = new Date(at ?? '');
+    if (!id || Number.isNaN(createdAt.getTime()))
+      throw new AppError('BAD_REQUEST', messages.generation.invalidCursor);
+    return { createdAt, id };
+  }
+
+  return {
+    toGeneration,
+    toBulkJob,
+
+    /** One image of a preset (the specification's checks, in its order). */
+    async fromPreset(
+      userId: string,
+      request: { userModelId?: string | null | undefined; presetId?: string | null | undefined },
+    ): Promise<Generation> {
+      if (!request.userModelId || !request.presetId)
+        throw new AppError('BAD_REQUEST', messages.generation.missingInformation);
+      const model = (await readyModel(userId, request.userModelId))!;
+      const [preset] = await sources.enginePresets([request.presetId]);
+      if (!preset) throw new AppError('NOT_FOUND', messages.catalog.modelNotFound);
+      const [row] = await deps.transaction(async (tx) => {
+        const subscription = await lockSubscription(tx, userId);
+        requireActiveSubscription(subscription, messages.generation.needSubscription);
+        return accept(
+          tx,
+          userId,
+          [
+            {
+              userModelId: model.id,
+              userModelName: model.name,
+              presetId: preset.id,
+              modelName: preset.displayName,
+              promptText: null,
+            },
+          ],
+          'generation',
+        );
+      });
+      await publishCreated([row!]);
+      return toGeneration(row!);
+    },
+
+    /** One image from the user's own prompt (Pro and above). */
+    async fromPrompt(
+      userId: string,
+      request: { userModelId?: string | null | undefined; prompt: string },
+    ): Promise<Generation> {
+      const [row] = await deps.transaction(async (tx) => {
+        const subscription = await lockSubscription(tx, userId);
+        if (!canUseCustomPrompts(toTier(subscription.tier)))
+          throw new AppError('TIER_REQUIRED', messages.generation.customPromptsProOnly);
+        const prompt = request.prompt.trim();
+        if (!prompt) throw new AppError('BAD_REQUEST', messages.generation.enterPrompt);
+        if (!request.userModelId)
+          throw new AppError('BAD_REQUEST', messages.generation.selectModel);
+        const model = (await readyModel(userId, request.userModelId))!;
+        requireActiveSubscription(subscription, messages.generation.needSubscription);
+        return accept(
+          tx,
+          userId,
+          [
+            {
+              userModelId: model.id,
+              userModelName: model.name,
+              presetId: null,
+              modelName: messages.generation.customModelName(model.name),
+              promptText: prompt,
+            },
+          ],
+          'generation',
+        );
+      });
+      await publishCreated([row!]);
+      return toGeneration(row!);
+    },
+
+    /**
+     * Many images in one request: one bulk job, N generations, N credits and N jobs in one
+     * transaction. Selections that cannot be made (a preset gone, a model not trained) are
+     * counted as failures, not charged.
+     */
+    async bulk(userId: string, request: BulkRequest) {
+      const result = await deps.transaction(async (tx) => {
+        const subscription = await lockSubscription(tx, userId);
+        if (!canUseBulk(toTier(subscription.tier)))
+          throw new AppError('TIER_REQUIRED', messages.bulk.proOnly);
+        const selected =
+          request.kind === 'presets'
+            ? [...new Set(request.presetIds)]
+            : [...new Set(request.userModelIds)];
+        if (selected.length === 0)
+          throw new AppError('BAD_REQUEST', messages.bulk.selectAtLeastOne);
+        let items: Parameters<typeof accept>[2];
+        let label: string;
+        if (request.kind === 'custom') {
+          const prompt = request.prompt.trim();
+          if (!prompt) throw new AppError('BAD_REQUEST', messages.bulk.enterPrompt);
+          const models = await Promise.all(selected.map((id) => sources.ownModel(userId, id)));
+          items = models
+            .filter((model): model is ModelRow => model?.status === 'complete' && !!model.weights)
+            .map((model) => ({
+              userModelId: model.id,
+              userModelName: model.name,
+              presetId: null,
+              modelName: messages.generation.customModelName(model.name),
+              promptText: prompt,
+            }));
+          label = messages.bulk.jobLabel;
+        } else {
+          if (!request.userModelId)
+            throw new AppError('BAD_REQUEST', messages.bulk.chooseUserModel);
+          const model = (await readyModel(userId, request.userModelId))!;
+          const presets = await sources.enginePresets(selected);
+          items = presets.map((preset) => ({
+            userModelId: model.id,
+            userModelName: model.name,
+            presetId: preset.id,
+            modelName: preset.displayName,
+            promptText: null,
+          }));
+          label = messages.bulk.presetJobLabel(presets.length, model.name);
+        }
+        requireActiveSubscription(subscription, messages.generation.needSubscription);
+        if (items.length === 0) throw new AppError('BAD_REQUEST', messages.bulk.noneQueued);
+        if (subscription.credits < items.length * costs.creditsPerBulkImage)
+          throw new AppError('INSUFFICIENT_CREDITS', messages.generation.needMoreCredits);
+        const job = await insertBulkJob(tx, {
+          id: randomUUID(),
+          userId,
+          totalImages: items.length,
+          label,
+        });
+        const rows = await accept(
+          tx,
+          userId,
+          items.map((item) => ({ ...item, bulkJobId: job.id })),
+          'bulk_generation',
+        );
+        return { job, rows, failures: selected.length - items.length };
+      });
+      await events
+        .publish(userId, {
+          type: generationEvents.bulkJobUpdated,
+          data: { bulkJobId: result.job.id, status: result.job.status },
+        })
+        .catch(() => {});
+      return {
+        bulkJob: toBulkJob(result.job),
+        queued: result.rows.length,
+        failures: result.failures,
+      };
+    },
+
+    async list(
+      userId: string,
+      query: {
+        cursor?: string | undefined;
+        limit: number;
+        filter: 'all' | 'complete' | 'favourites';
+      },
+    ): Promise<GenerationsPage> {
+      const rows = await listSingleGenerations(db, userId, {
+        limit: query.limit + 1,
+        filter: query.filter,
+        ...(query.cursor ? { cursor: decodeCursor(query.cursor)! } : {}),
+      });
+      const page = rows.slice(0, query.limit);
+      return {
+        generations: await Promise.all(page.map(toGeneration)),
+        nextCursor: rows.length > query.limit ? encodeCursor(page[page.length - 1]!) : null,
+      };
+    },
+
+    async get(userId: string, id: string): Promise<Generation> {
+      const row = await findGeneration(db, userId, id);
+      if (!row) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+      return toGeneration(row);
+    },
+
+    async markViewed(userId: string, id: string): Promise<Generation> {
+      const row = await findGeneration(db, userId, id);
+      if (!row) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+      if (row.viewedAt) return toGeneration(row);
+      return toGeneration((await updateOwnGeneration(db, userId, id, { viewedAt: new Date() }))!);
+    },
+
+    async setFavourite(userId: string, id: string, favourite: boolean): Promise<Generation> {
+      const row = await updateOwnGeneration(db, userId, id, { favourite });
+      if (!row) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+      return toGeneration(row);
+    },
+
+    async delete(userId: string, id: string): Promise<void> {
+      const row = await findGeneration(db, userId, id);
+      if (!row) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+      await deleteGeneration(db, userId, id);
+      for (const key of [row.imageKey, row.thumbnailKey])
+        if (key) await storage.delete(key).catch(() => {});
+      await events
+        .publish(userId, {
+          type: generationEvents.generationUpdated,
+          data: { generationId: id, status: 'deleted', bulkJobId: row.bulkJobId },
+        })
+        .catch(() => {});
+    },
+
+    async bulkJobs(userId: string) {
+      return { bulkJobs: (await listBulkJobs(db, userId, lists.bulkJobs)).map(toBulkJob) };
+    },
+
+    async bulkJob(userId: string, id: string) {
+      const job = await findBulkJob(db, userId, id);
+      if (!job) throw new AppError('NOT_FOUND', messages.bulk.notFound);
+      const rows = await listBulkGenerations(db, job.id);
+      return { bulkJob: toBulkJob(job), generations: await Promise.all(rows.map(toGeneration)) };
+    },
+
+    /** The finished, unblocked images of a bulk job or of the favourites, for one zip download. */
+    async downloadable(userId: string, source: { bulkJobId: string } | 'favourites') {
+      let rows: GenerationRow[];
+      if (source === 'favourites') {
+        rows = await listSingleGenerations(db, userId, { limit: 500, filter: 'favourites' });
+      } else {
+        const job = await findBulkJob(db, userId, source.bulkJobId);
+        if (!job) throw new AppError('NOT_FOUND', messages.bulk.notFound);
+        rows = await listBulkGenerations(db, job.id);
+      }
+      return rows.filter((row) => row.status === 'complete' && !row.hasNsfwContent && row.imageKey);
+    },
+  };
+}
+
+export type GenerationService = ReturnType<typeof createGenerationService>;

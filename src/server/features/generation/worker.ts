@@ -1,0 +1,242 @@
+import type { FastifyBaseLogger } from 'fastify';
+import sharp from 'sharp';
+import { generationEvents } from '../../../common/api/generation.ts';
+import { messages } from '../../../common/messages.ts';
+import type { Gender } from '../../../common/product.ts';
+import { EngineError } from '../../adapters/engine/training-engine.ts';
+import type {
+  GenerationEngine,
+  GenerationOutcome,
+} from '../../adapters/engine/generation-engine.ts';
+import type { Storage } from '../../adapters/storage/storage.ts';
+import type { Database, Executor } from '../../db/client.ts';
+import { userStorageKey } from '../account/storage-keys.ts';
+import { refund } from '../billing/ledger.ts';
+import type { EnginePreset } from '../catalog/service.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { ModelRow } from '../studio/repository.ts';
+import type { FaceAnalyzer } from '../studio/validation.ts';
+import {
+  countBulkOutcome,
+  findGenerationById,
+  lockGenerationById,
+  staleGenerationIds,
+  updateGeneration,
+  type GenerationRow,
+} from './repository.ts';
+import { generationReference } from './service.ts';
+
+export interface GenerationWorkerDeps {
+  db: Database;
+  storage: Storage;
+  events: EventBus;
+  engine: GenerationEngine;
+  faces: FaceAnalyzer;
+  sources: {
+    modelById(id: string): Promise<ModelRow | undefined>;
+    enginePreset(id: string): Promise<EnginePreset | undefined>;
+    closestPreset(prompt: string): Promise<EnginePreset | undefined>;
+  };
+  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Generations with no outcome after this long are failed and refunded by the sweep. */
+  staleAfterMinutes: number;
+  logger: FastifyBaseLogger;
+}
+
+type Ending = { status: 'complete'; image?: StoredResult } | { status: 'failed'; reason: string };
+
+interface StoredResult {
+  imageKey: string;
+  thumbnailKey: string;
+  width: number;
+  height: number;
+  likeness: number | null;
+}
+
+/**
+ * Makes the image of one generation and ends it exactly once: complete (with the stored image,
+ * or blocked by the safety checker), or failed with a reason and its credit refunded.
+ */
+export function createGenerationWorker(deps: GenerationWorkerDeps) {
+  const { db, storage, events, engine, faces, sources, logger } = deps;
+
+  async function publish(row: GenerationRow) {
+    await events
+      .publish(row.userId, {
+        type: generationEvents.generationUpdated,
+        data: { generationId: row.id, status: row.status, bulkJobId: row.bulkJobId },
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'generation event not published'));
+  }
+
+  async function end(
+    generationId: string,
+    ending: Ending,
+    extra: { blocked?: boolean; reference?: string | null } = {},
+  ) {
+    const result = await deps.transaction(async (tx) => {
+      const row = await lockGenerationById(tx, generationId);
+      if (!row || row.status !== 'processing') return undefined;
+      const updated = await updateGeneration(tx, generationId, {
+        status: ending.status,
+        completedAt: new Date(),
+        engineReference: extra.reference ?? row.engineReference,
+        ...(ending.status === 'failed'
+          ? { failureReason: ending.reason }
+          : { hasNsfwContent: extra.blocked ?? false, ...(ending.image ?? {}) }),
+      });
+      if (ending.status === 'failed') await refund(tx, row.userId, generationReference(row.id));
+      const job = row.bulkJobId
+        ? await countBulkOutcome(
+            tx,
+            row.bulkJobId,
+            ending.status === 'failed' ? 'failed' : 'completed',
+          )
+        : undefined;
+      return { updated: updated!, job };
+    });
+    if (!result) return false;
+    await publish(result.updated);
+    if (result.job)
+      await events
+        .publish(result.job.userId, {
+          type: generationEvents.bulkJobUpdated,
+          data: {
+            bulkJobId: result.job.id,
+            status: result.job.status,
+            completedImages: result.job.completedImages,
+            failedImages: result.job.failedImages,
+            totalImages: result.job.totalImages,
+          },
+        })
+        .catch(() => {});
+    return true;
+  }
+
+  /** Stores the image (JPEG) and a preview (WebP) under the user's folder, and scores the face. */
+  async function store(row: GenerationRow, model: ModelRow, bytes: Buffer): Promise<StoredResult> {
+    const image = sharp(bytes, { limitInputPixels: 40_000_000, failOn: 'error' }).rotate();
+    const { data, info } = await image.jpeg({ quality: 90 }).toBuffer({ resolveWithObject: true });
+    const thumbnail = await sharp(data)
+      .resize({ width: 480, withoutEnlargement: true })
+      .webp({ quality: 78 })
+      .toBuffer();
+    const imageKey = userStorageKey(row.userId, 'generations', `${row.id}.jpg`);
+    const thumbnailKey = userStorageKey(row.userId, 'generations', `${row.id}-thumb.webp`);
+    await storage.put(imageKey, data, 'image/jpeg');
+    await storage.put(thumbnailKey, thumbnail, 'image/webp');
+    return {
+      imageKey,
+      thumbnailKey,
+      width: info.width,
+      height: info.height,
+      likeness: await likenessOf(data, model),
+    };
+  }
+
+  /** How much the image's face looks like the model's training faces (null when not measurable). */
+  async function likenessOf(bytes: Buffer, model: ModelRow): Promise<number | null> {
+    if (!model.faceEmbedding) return null;
+    try {
+      const analysis = await faces.analyze(bytes);
+      const best = analysis.faces.reduce<number | null>((top, face) => {
+        const score = faces.similarity(face.embedding, model.faceEmbedding!);
+        return top === null || score > top ? score : top;
+      }, null);
+      return best;
+    } catch (error) {
+      logger.warn({ err: error }, 'likeness could not be measured');
+      return null;
+    }
+  }
+
+  async function promptAndPreset(row: GenerationRow, model: ModelRow) {
+    if (row.presetId) {
+      const preset = await sources.enginePreset(row.presetId);
+      if (!preset) return undefined;
+      return { prompt: preset.prompt.replaceAll('{trigger}', model.triggerWord), preset };
+    }
+    const prompt = `photo of ${model.triggerWord}, ${row.promptText ?? ''}`;
+    // Only the local engine composes into a picture; text-to-image engines need no preset.
+    const preset = engine.makesPreviews
+      ? await sources.closestPreset(row.promptText ?? '')
+      : undefined;
+    return { prompt, preset };
+  }
+
+  return {
+    async generate(generationId: string, job: { isLastAttempt: boolean; signal: AbortSignal }) {
+      const row = await findGenerationById(db, generationId);
+      if (!row || row.status !== 'processing') return;
+      const model = await sources.modelById(row.userModelId);
+      if (!model?.weights)
+        return void (await end(generationId, {
+          status: 'failed',
+          reason: messages.models.notReady,
+        }));
+      const request = await promptAndPreset(row, model);
+      if (!request)
+        return void (await end(generationId, {
+          status: 'failed',
+          reason: messages.catalog.modelNotFound,
+        }));
+      let outcome: GenerationOutcome;
+      try {
+        outcome = await engine.generate(
+          {
+            generationId,
+            userId: row.userId,
+            weights: model.weights,
+            triggerWord: model.triggerWord,
+            gender: model.gender as Gender,
+            prompt: request.prompt,
+            preset: request.preset
+              ? { id: request.preset.id, imageKey: request.preset.imageKey }
+              : null,
+          },
+          job.signal,
+        );
+      } catch (error) {
+        const transient = !(error instanceof EngineError) || error.transient;
+        logger.warn({ err: error, generationId }, 'engine call failed');
+        if (transient && !job.isLastAttempt) throw error;
+        return void (await end(generationId, {
+          status: 'failed',
+          reason: error instanceof EngineError ? error.message : messages.generation.failed,
+        }));
+      }
+      if (outcome.status === 'failed')
+        return void (await end(
+          generationId,
+          { status: 'failed', reason: outcome.error || messages.common.unknownError },
+          { reference: outcome.reference },
+        ));
+      if (outcome.status === 'blocked')
+        return void (await end(
+          generationId,
+          { status: 'complete' },
+          { blocked: true, reference: outcome.reference },
+        ));
+      const stored = await store(row, model, outcome.image.bytes);
+      const ended = await end(
+        generationId,
+        { status: 'complete', image: stored },
+        { reference: outcome.reference },
+      );
+      // Ended meanwhile (swept, deleted): the files are not anyone's.
+      if (!ended)
+        for (const key of [stored.imageKey, stored.thumbnailKey])
+          await storage.delete(key).catch(() => {});
+    },
+
+    /** Fails and refunds generations stuck without an outcome (their job was lost). */
+    async sweep(): Promise<number> {
+      const before = new Date(Date.now() - deps.staleAfterMinutes * 60_000);
+      let ended = 0;
+      for (const id of await staleGenerationIds(db, before))
+        if (await end(id, { status: 'failed', reason: messages.generation.timedOut })) ended += 1;
+      if (ended > 0) logger.warn({ ended }, 'stale generations failed and refunded');
+      return ended;
+    },
+  };
+}
