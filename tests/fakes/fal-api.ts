@@ -9,6 +9,7 @@ import {
 import {
   type Answer,
   downloadZip,
+  fakeJpeg,
   type RecordedRequest,
   type Route,
   type ScriptedFailure,
@@ -28,7 +29,11 @@ import {
  * the runner downloads `images_data_url` when it starts and fails the request when it is not a
  * zip (an expired signed URL answers 403).
  *
- * Endpoints are a table: inference (`fal-ai/flux-lora`) can be added as another entry.
+ * Endpoints are a table. Inference (`fal-ai/flux-lora`, §2.7) runs by itself instead: each request
+ * follows the next `scriptGeneration` script (unscripted ones succeed), advancing on the client's
+ * status polls (`IN_PROGRESS` while it has polls left, then `COMPLETED`), not on a clock. Its
+ * images are served by the fake under `/files/...` (the real ones live on fal.media), and its
+ * result carries a `seed` above 2^53, as fal's do.
  */
 
 type QueueStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED';
@@ -52,7 +57,31 @@ interface QueueRequest {
   result?: Answer;
   /** The webhook body, once completed (the same on every redelivery). */
   webhookBody?: string;
+  /** Inference requests: their script and the status polls still to answer `IN_PROGRESS`. */
+  script?: FalGenerationScript;
+  pollsLeft?: number;
 }
+
+/** How one `fal-ai/flux-lora` request goes (see `scriptGeneration`). */
+export interface FalGenerationScript {
+  /**
+   * How it ends (default `succeed`): `succeed` (one JPEG per `num_images`), `nsfw` (the safety
+   * checker flagged image 0: it is still listed, black, with `has_nsfw_concepts: [true, …]`),
+   * `fail` (a failed request: a 422 model error with `error`, or with `errorType` an
+   * infrastructure error with that `status`, default 504).
+   */
+  outcome?: 'succeed' | 'nsfw' | 'fail';
+  error?: string;
+  status?: number;
+  errorType?: string;
+  /** Status polls answered `IN_PROGRESS` before it completes (default 0). `Infinity`: never. */
+  polls?: number;
+  /** Serve the images like this instead of the JPEG (an expired file, a wrong type, …). */
+  file?: { status?: number; body?: Uint8Array | string; contentType?: string };
+}
+
+/** A seed as fal sends them: above 2^53, so JSON.parse cannot keep it exactly. */
+export const falBigSeed = '196619188014358660';
 
 interface EndpointSpec {
   /** 422 detail items for an input the endpoint refuses at submission. */
@@ -60,6 +89,8 @@ interface EndpointSpec {
   /** What the runner does first when it picks a request up; a detail item fails the request. */
   begin?(request: QueueRequest): Promise<DetailItem | undefined>;
   output(request: QueueRequest, baseUrl: string): unknown;
+  /** Runs by itself, following scripts (inference), rather than by the test's controls. */
+  scripted?: boolean;
 }
 
 export interface FalDelivery {
@@ -101,6 +132,11 @@ export interface FakeFal {
     error: string,
     options?: { status?: number; errorType?: string },
   ): Promise<void>;
+  /**
+   * How the next `fal-ai/flux-lora` request goes; scripts queue up, one per submission. For 429,
+   * 500 or a malformed answer use `failNext({ match: 'POST /fal-ai/flux-lora', ... })`.
+   */
+  scriptGeneration(script: FalGenerationScript): void;
   /** Sends a completed request's webhook again (same body, fresh timestamp and signature). */
   redeliver(requestId: string, options?: FalDeliverOptions): Promise<FalDelivery>;
   /** A new signing key; the JWKS lists only it, or both with `keepOld`. */
@@ -132,7 +168,121 @@ const missingField = (field: string): DetailItem => ({
   type: 'value_error.missing',
 });
 
+const typeError = (field: string, msg: string, type: string): DetailItem => ({
+  loc: ['body', field],
+  msg,
+  type,
+});
+const imageSizes = [
+  'square_hd',
+  'square',
+  'portrait_4_3',
+  'portrait_16_9',
+  'landscape_4_3',
+  'landscape_16_9',
+];
+
+/** FluxLoraInput (§2.7). */
+function validateFluxLora(input: Record<string, unknown>): DetailItem[] {
+  const issues: DetailItem[] = [];
+  if (input.prompt === undefined) issues.push(missingField('prompt'));
+  else if (typeof input.prompt !== 'string')
+    issues.push(typeError('prompt', 'str type expected', 'type_error.str'));
+  if (input.loras !== undefined) {
+    if (!Array.isArray(input.loras))
+      issues.push(typeError('loras', 'value is not a valid list', 'type_error.list'));
+    else
+      input.loras.forEach((lora: unknown, index) => {
+        const item = lora as Record<string, unknown> | null;
+        if (typeof item !== 'object' || item === null || typeof item.path !== 'string')
+          issues.push({
+            loc: ['body', 'loras', String(index), 'path'],
+            msg: 'field required',
+            type: 'value_error.missing',
+          });
+        else if (item.scale !== undefined && typeof item.scale !== 'number')
+          issues.push({
+            loc: ['body', 'loras', String(index), 'scale'],
+            msg: 'value is not a valid float',
+            type: 'type_error.float',
+          });
+      });
+  }
+  const size = input.image_size;
+  if (
+    size !== undefined &&
+    !imageSizes.includes(size as string) &&
+    !(
+      typeof size === 'object' &&
+      size !== null &&
+      Number.isInteger((size as Record<string, unknown>).width) &&
+      Number.isInteger((size as Record<string, unknown>).height)
+    )
+  )
+    issues.push(
+      typeError(
+        'image_size',
+        `value is not a valid enumeration member; permitted: ${imageSizes.map((name) => `'${name}'`).join(', ')}`,
+        'type_error.enum',
+      ),
+    );
+  const integer = (field: string, min: number, max: number) => {
+    const value = input[field];
+    if (value === undefined) return;
+    if (!Number.isInteger(value))
+      issues.push(typeError(field, 'value is not a valid integer', 'type_error.integer'));
+    else if ((value as number) < min || (value as number) > max)
+      issues.push(
+        typeError(
+          field,
+          `ensure this value is between ${min} and ${max}`,
+          'value_error.number.not_in_range',
+        ),
+      );
+  };
+  integer('num_images', 1, 4);
+  integer('num_inference_steps', 1, 50);
+  for (const field of ['enable_safety_checker', 'sync_mode'])
+    if (input[field] !== undefined && typeof input[field] !== 'boolean')
+      issues.push(typeError(field, 'value could not be parsed to a boolean', 'type_error.bool'));
+  if (input.output_format !== undefined && !['jpeg', 'png'].includes(input.output_format as string))
+    issues.push(
+      typeError(
+        'output_format',
+        "value is not a valid enumeration member; permitted: 'jpeg', 'png'",
+        'type_error.enum',
+      ),
+    );
+  return issues;
+}
+
 const endpoints: Record<string, EndpointSpec> = {
+  'fal-ai/flux-lora': {
+    scripted: true,
+    validate: validateFluxLora,
+    output(request, baseUrl) {
+      const flagged = request.script?.outcome === 'nsfw';
+      const extension = request.input.output_format === 'png' ? 'png' : 'jpeg';
+      const count = Number(request.input.num_images ?? 1);
+      const images = Array.from({ length: count }, (_, index) => ({
+        url: `${baseUrl}/files/${request.id}/image-${index}.${extension === 'png' ? 'png' : 'jpg'}`,
+        content_type: `image/${extension}`,
+        file_name: `image-${index}.${extension === 'png' ? 'png' : 'jpg'}`,
+        file_size: 184_075,
+        width: 768,
+        height: 1024,
+      }));
+      // A raw JSON text: the seed is written as fal writes it, beyond 2^53.
+      const body = JSON.stringify({
+        images,
+        timings: { inference: 2.91 },
+        seed: 0,
+        has_nsfw_concepts: images.map((_, index) => flagged && index === 0),
+        prompt: request.input.prompt,
+      });
+      return body.replace('"seed":0', `"seed":${falBigSeed}`);
+    },
+  },
   'fal-ai/flux-lora-fast-training': {
     validate(input) {
       const issues: DetailItem[] = [];
@@ -211,6 +361,7 @@ export async function startFakeFal(): Promise<FakeFal> {
   let signing = generateKeyPairSync('ed25519');
   let published: KeyObject[] = [signing.publicKey];
   const queue = new Map<string, QueueRequest>();
+  const scripts: FalGenerationScript[] = [];
   const deliveries: FalDelivery[] = [];
   let baseUrl = '';
 
@@ -274,10 +425,28 @@ export async function startFakeFal(): Promise<FakeFal> {
     },
     {
       method: 'GET',
+      pattern: /^\/files\/([^/]+)\/([^/]+)$/,
+      public: true,
+      handle: async ({ match }) => {
+        const request = queue.get(match[1]!);
+        if (!request?.script || request.status !== 'COMPLETED')
+          return { status: 404, body: 'Not Found', headers: { 'content-type': 'text/plain' } };
+        const file = request.script.file ?? {};
+        const black = request.script.outcome === 'nsfw' && match[2]!.startsWith('image-0.');
+        return {
+          status: file.status ?? 200,
+          body: file.body ?? (await fakeJpeg(768, 1024, black ? 'black' : 'gradient')),
+          headers: { 'content-type': file.contentType ?? 'image/jpeg' },
+        };
+      },
+    },
+    {
+      method: 'GET',
       pattern: /^\/([^/]+)\/([^/]+)\/requests\/([^/]+)\/status$/,
-      handle: ({ match, query }) => {
+      handle: async ({ match, query }) => {
         const request = find(match[1]!, match[2]!, match[3]!);
         if (!request) return fail(404, 'Request not found');
+        if (request.script) await advance(request);
         return {
           status: request.status === 'COMPLETED' ? 200 : 202,
           body: statusBody(request, query.logs === '1'),
@@ -323,6 +492,7 @@ export async function startFakeFal(): Promise<FakeFal> {
         const webhook = query.fal_webhook;
         if (webhook !== undefined && !URL.canParse(webhook))
           return fail(400, 'Invalid webhook URL');
+        const script = spec.scripted ? (scripts.shift() ?? {}) : undefined;
         const request: QueueRequest = {
           id: randomUUID(),
           endpointId,
@@ -331,6 +501,7 @@ export async function startFakeFal(): Promise<FakeFal> {
           webhook,
           status: 'IN_QUEUE',
           logs: [],
+          ...(script ? { script, pollsLeft: script.polls ?? 0 } : {}),
         };
         queue.set(request.id, request);
         return {
@@ -396,14 +567,49 @@ export async function startFakeFal(): Promise<FakeFal> {
     request.status = 'COMPLETED';
     request.result = result;
     const failed = result.status >= 300;
-    request.webhookBody = JSON.stringify({
+    const envelope = JSON.stringify({
       request_id: request.id,
       gateway_request_id: request.id,
       status: failed ? 'ERROR' : 'OK',
       ...(failed ? { error: error ?? `Invalid status code: ${result.status}` } : {}),
-      payload: result.body,
     });
+    // The payload is spliced in as text: an output given as raw JSON (a big seed) stays as it is.
+    const payload = typeof result.body === 'string' ? result.body : JSON.stringify(result.body);
+    request.webhookBody = `${envelope.slice(0, -1)},"payload":${payload}}`;
     if (request.webhook) await deliver(request);
+  }
+
+  /** A status poll moves an inference request on, as its script says. */
+  async function advance(request: QueueRequest) {
+    if (request.status === 'COMPLETED') return;
+    if (request.status === 'IN_QUEUE') {
+      request.status = 'IN_PROGRESS';
+      log(request, 'Loading LoRA weights');
+    }
+    if (request.pollsLeft! > 0) {
+      request.pollsLeft! -= 1;
+      return;
+    }
+    const script = request.script!;
+    if (script.outcome === 'fail') {
+      const message = script.error ?? 'Internal error while running the model';
+      log(request, message, 'ERROR');
+      const status = script.status ?? (script.errorType ? 504 : 422);
+      const result: Answer = script.errorType
+        ? {
+            status,
+            headers: { 'x-fal-error-type': script.errorType },
+            body: { detail: message, error_type: script.errorType },
+          }
+        : fail(status, [{ loc: ['body'], msg: message, type: 'value_error' }]);
+      await complete(request, result, `Invalid status code: ${status}`);
+      return;
+    }
+    log(request, '100%|██████████| 28/28 [00:02<00:00, 9.71it/s]');
+    await complete(request, {
+      status: 200,
+      body: endpoints[request.endpointId]!.output(request, baseUrl),
+    });
   }
 
   function log(request: QueueRequest, message: string, level = 'INFO') {
@@ -463,6 +669,9 @@ export async function startFakeFal(): Promise<FakeFal> {
         : fail(status, [{ loc: ['body'], msg: error, type: 'value_error' }]);
       log(request, error, 'ERROR');
       await complete(request, result, `Invalid status code: ${status}`);
+    },
+    scriptGeneration(script) {
+      scripts.push(script);
     },
     async redeliver(requestId, options) {
       const request = requestOf(requestId);

@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { unzipSync } from 'fflate';
+import sharp from 'sharp';
 
 /**
  * What the GPU-service fakes (replicate-api.ts, fal-api.ts) share: a JSON HTTP server on port 0
@@ -27,6 +28,7 @@ export interface RouteRequest extends RecordedRequest {
 
 export interface Answer {
   status: number;
+  /** Sent as JSON; a string is sent as it is (e.g. deliberately broken JSON), bytes too (a file). */
   body: unknown;
   headers?: Record<string, string>;
 }
@@ -73,7 +75,10 @@ export async function startJsonServer(options: JsonServerOptions): Promise<JsonS
   const failures: ScriptedFailure[] = [];
 
   function send(response: ServerResponse, answer: Answer) {
-    const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+    const text =
+      typeof answer.body === 'string' || answer.body instanceof Uint8Array
+        ? answer.body
+        : JSON.stringify(answer.body);
     response.writeHead(answer.status, {
       'content-type': 'application/json',
       ...answer.headers,
@@ -162,6 +167,33 @@ export async function startJsonServer(options: JsonServerOptions): Promise<JsonS
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
+}
+
+const jpegs = new Map<string, Promise<Buffer>>();
+
+/**
+ * A real JPEG, as the image models answer (a diagonal colour gradient, or black: what a safety
+ * checker leaves of a flagged image). Made once per size and kind.
+ */
+export function fakeJpeg(width = 768, height = 1024, kind: 'gradient' | 'black' = 'gradient') {
+  const cacheKey = `${width}x${height}:${kind}`;
+  let made = jpegs.get(cacheKey);
+  if (!made) {
+    const pixels = Buffer.alloc(width * height * 3);
+    if (kind === 'gradient')
+      for (let y = 0; y < height; y += 1)
+        for (let x = 0; x < width; x += 1) {
+          const at = (y * width + x) * 3;
+          pixels[at] = Math.round((x / width) * 255);
+          pixels[at + 1] = Math.round((y / height) * 255);
+          pixels[at + 2] = 160;
+        }
+    made = sharp(pixels, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    jpegs.set(cacheKey, made);
+  }
+  return made;
 }
 
 /**

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import {
   type Answer,
   downloadZip,
+  fakeJpeg,
   type RecordedRequest,
   type Route,
   type ScriptedFailure,
@@ -20,23 +21,70 @@ import {
  * Like the real service, a training downloads its `input_images` when it starts processing and
  * fails when that is not a zip (an expired signed URL answers 403).
  *
+ * Predictions (§1.5-1.7) run a version of one of our models (`owner/name:hash`, made by a
+ * training or by `addVersion`) with the trained FLUX model's input schema (422 otherwise). Each
+ * prediction follows the next `scriptPrediction` script (unscripted ones succeed at once): it
+ * advances on the client's polls, not on a clock, so tests are deterministic. `Prefer: wait` is
+ * honoured by answering the create request with the final object when the script has no polls;
+ * otherwise the create answer is `starting` (the real service would hold it up to N seconds
+ * first). Output files are served by the fake itself under `/delivery/...` (the real ones live on
+ * replicate.delivery, for 1 h); their requests are recorded like every other.
+ *
  * Deviation: the real API only accepts HTTPS webhook URLs; this one accepts http://127.0.0.1.
  *
- * Trainings and predictions share one object shape and id space on Replicate; `runs` holds both
- * kinds so predictions (`POST /v1/predictions`) can be added as more routes and controls.
+ * Trainings and predictions share one object shape and id space on Replicate; `runs` holds both.
  */
 
-export type RunStatus = 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled';
+export type RunStatus = 'starting' | 'processing' | 'succeeded' | 'failed' | 'canceled' | 'aborted';
 type WebhookEvent = 'start' | 'output' | 'logs' | 'completed';
 
-interface Run {
-  kind: 'training';
+interface RunBase {
   /** The public object, as GET answers it and webhooks carry it. */
   object: Record<string, unknown> & { id: string; status: RunStatus };
-  destination: string;
   webhook: string | undefined;
   events: WebhookEvent[];
 }
+
+interface TrainingRun extends RunBase {
+  kind: 'training';
+  destination: string;
+}
+
+interface PredictionRun extends RunBase {
+  kind: 'prediction';
+  script: PredictionScript;
+  /** GET polls still to answer `processing`. */
+  pollsLeft: number;
+}
+
+type Run = TrainingRun | PredictionRun;
+
+/** How one prediction goes (see `scriptPrediction`). */
+export interface PredictionScript {
+  /**
+   * How it ends (default `succeed`):
+   * - `succeed`: one output URL per `num_outputs`, each serving a 768x1024 JPEG;
+   * - `filtered`: the safety checker dropped image 0 (§1.7 partial filtering): succeeded with one
+   *   URL fewer, so an empty output for `num_outputs: 1`;
+   * - `nsfw`: every image dropped: failed with the trained model's "NSFW content detected" error;
+   * - `fail`: failed with `error`;
+   * - `cancel` / `abort`: canceled, or aborted before it started (a `Cancel-After` deadline).
+   */
+  outcome?: 'succeed' | 'filtered' | 'nsfw' | 'fail' | 'cancel' | 'abort';
+  /** With `fail` (default: a CUDA out-of-memory error). */
+  error?: string;
+  /**
+   * GET polls answered `processing` before the outcome (default 0). `Infinity`: it never ends by
+   * itself (until canceled).
+   */
+  polls?: number;
+  /** Serve the output files like this instead of the JPEG (an expired file, a wrong type, …). */
+  file?: { status?: number; body?: Uint8Array | string; contentType?: string };
+}
+
+/** The trained model's error when the safety checker dropped every image (§1.7). */
+export const replicateNsfwError =
+  'NSFW content detected. Try running it again, or try a different prompt.';
 
 export interface WebhookMessage {
   /** `webhook-id`: one per message, the same on every redelivery. */
@@ -69,7 +117,18 @@ export interface FakeReplicate {
   messages: WebhookMessage[];
   deliveries: WebhookDelivery[];
   training(id: string): Record<string, unknown> | undefined;
+  prediction(id: string): Record<string, unknown> | undefined;
   model(fullName: string): Record<string, unknown> | undefined;
+  /**
+   * A new version of `{owner}/{name}` (created, private, when missing), as a training makes it;
+   * returns `owner/name:hash`, what a prediction's `version` names.
+   */
+  addVersion(name?: string): string;
+  /**
+   * How the next prediction goes; scripts queue up, one per prediction created. For 429, 500 or a
+   * malformed answer use `failNext({ match: 'POST /v1/predictions', ... })`.
+   */
+  scriptPrediction(script: PredictionScript): void;
   /** starting → processing: downloads the zip (failing the training if it is not one). */
   startTraining(id: string): Promise<void>;
   /** Appends a trainer progress line (a tqdm bar) to the logs. */
@@ -102,6 +161,20 @@ const hardware = new Set([
   'gpu-h100',
 ]);
 const eventNames = new Set<WebhookEvent>(['start', 'output', 'logs', 'completed']);
+const aspectRatios = [
+  '1:1',
+  '16:9',
+  '21:9',
+  '3:2',
+  '2:3',
+  '4:5',
+  '5:4',
+  '3:4',
+  '4:3',
+  '9:16',
+  '9:21',
+  'custom',
+];
 
 const runId = () => {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567';
@@ -132,7 +205,12 @@ export async function startFakeReplicate(
     version: randomBytes(32).toString('hex'),
   };
   const models = new Map<string, Record<string, unknown>>();
+  /** `owner/name` → its version ids. */
+  const versions = new Map<string, Set<string>>();
   const runs = new Map<string, Run>();
+  const scripts: PredictionScript[] = [];
+  /** `/delivery/{id}/{file}` → how it is served. */
+  const outputs = new Map<string, NonNullable<PredictionScript['file']>>();
   const messages: WebhookMessage[] = [];
   const deliveries: WebhookDelivery[] = [];
   const control = { loseWebhooks: false };
@@ -180,7 +258,192 @@ export async function startFakeReplicate(
   );
 
   const isTerminal = (status: RunStatus) =>
-    status === 'succeeded' || status === 'failed' || status === 'canceled';
+    status === 'succeeded' || status === 'failed' || status === 'canceled' || status === 'aborted';
+
+  function addVersion(fullName: string): string {
+    const versionId = randomBytes(32).toString('hex');
+    const model = models.get(fullName)!;
+    model.latest_version = { id: versionId, created_at: nowIso(), cog_version: '0.9.0' };
+    if (!versions.has(fullName)) versions.set(fullName, new Set());
+    versions.get(fullName)!.add(versionId);
+    return versionId;
+  }
+
+  /** The input schema of a trained FLUX LoRA version (§1.5, the trainer's predict.py). */
+  function predictionInputProblem(input: unknown): Answer | undefined {
+    if (typeof input !== 'object' || input === null || Array.isArray(input))
+      return problem(422, '- input: Invalid type. Expected: object\n', 'Input validation failed');
+    const fields = input as Record<string, unknown>;
+    const issues: string[] = [];
+    if (typeof fields.prompt !== 'string') issues.push('- input: prompt is required');
+    const range = (name: string, min: number, max: number, integer: boolean) => {
+      const value = fields[name];
+      if (value === undefined) return;
+      if (integer ? !Number.isInteger(value) : typeof value !== 'number')
+        issues.push(`- input.${name}: Invalid type. Expected: ${integer ? 'integer' : 'number'}`);
+      else if ((value as number) < min)
+        issues.push(`- input.${name}: Must be greater than or equal to ${min}`);
+      else if ((value as number) > max)
+        issues.push(`- input.${name}: Must be less than or equal to ${max}`);
+    };
+    range('num_outputs', 1, 4, true);
+    range('num_inference_steps', 1, 50, true);
+    range('output_quality', 0, 100, true);
+    range('guidance_scale', 0, 10, false);
+    range('lora_scale', -1, 2, false);
+    const oneOf = (name: string, allowed: string[]) => {
+      const value = fields[name];
+      if (value !== undefined && !allowed.includes(value as string))
+        issues.push(
+          `- input.${name}: ${name} must be one of the following: ${allowed.map((a) => `"${a}"`).join(', ')}`,
+        );
+    };
+    oneOf('aspect_ratio', aspectRatios);
+    oneOf('output_format', ['webp', 'jpg', 'png']);
+    oneOf('model', ['dev', 'schnell']);
+    if (
+      fields.disable_safety_checker !== undefined &&
+      typeof fields.disable_safety_checker !== 'boolean'
+    )
+      issues.push('- input.disable_safety_checker: Invalid type. Expected: boolean');
+    return issues.length > 0
+      ? problem(422, `${issues.join('\n')}\n`, 'Input validation failed')
+      : undefined;
+  }
+
+  /** `owner/name:hash` or a bare hash of one of our versions → the model and version. */
+  function findVersion(ref: unknown): { model: string; version: string } | undefined {
+    if (typeof ref !== 'string') return undefined;
+    const full = /^([^/:]+\/[^/:]+):([0-9a-f]{64})$/.exec(ref);
+    if (full)
+      return versions.get(full[1]!)?.has(full[2]!)
+        ? { model: full[1]!, version: full[2]! }
+        : undefined;
+    if (!/^[0-9a-f]{64}$/.test(ref)) return undefined;
+    for (const [model, ids] of versions) if (ids.has(ref)) return { model, version: ref };
+    return undefined;
+  }
+
+  function webhookFields(body: Record<string, unknown>, defaults: WebhookEvent[]) {
+    let webhook: string | undefined;
+    if (body.webhook !== undefined) {
+      if (typeof body.webhook !== 'string' || !URL.canParse(body.webhook))
+        return problem(400, 'The webhook URL is not valid');
+      webhook = body.webhook;
+    }
+    const filter = body.webhook_events_filter;
+    if (
+      filter !== undefined &&
+      (!Array.isArray(filter) || filter.some((event) => !eventNames.has(event as WebhookEvent)))
+    )
+      return problem(400, 'webhook_events_filter may contain start, output, logs and completed');
+    return { webhook, events: (filter as WebhookEvent[] | undefined) ?? defaults };
+  }
+
+  async function createPrediction(
+    body: Record<string, unknown>,
+    prefer: string | undefined,
+  ): Promise<Answer> {
+    const wait = prefer === undefined ? undefined : /^\s*wait(?:=(\d+))?\s*$/.exec(prefer);
+    if (
+      prefer !== undefined &&
+      (!wait || (wait[1] !== undefined && !(Number(wait[1]) >= 1 && Number(wait[1]) <= 60)))
+    )
+      return problem(400, 'Invalid Prefer header: expected wait or wait=N with N between 1 and 60');
+    const found = findVersion(body.version);
+    if (!found)
+      return problem(
+        422,
+        "The specified version does not exist (or perhaps you don't have permission to use it?)",
+        'Invalid version or not permitted',
+      );
+    const invalid = predictionInputProblem(body.input);
+    if (invalid) return invalid;
+    const hooks = webhookFields(body, ['output', 'completed']);
+    if ('status' in hooks) return hooks;
+    const script = scripts.shift() ?? {};
+    const id = runId();
+    const run: PredictionRun = {
+      kind: 'prediction',
+      script,
+      pollsLeft: script.polls ?? 0,
+      ...hooks,
+      object: {
+        id,
+        model: found.model,
+        version: found.version,
+        input: body.input as Record<string, unknown>,
+        logs: '',
+        output: null,
+        data_removed: false,
+        error: null,
+        status: 'starting',
+        created_at: nowIso(),
+        started_at: null,
+        completed_at: null,
+        metrics: {},
+        source: 'api',
+        urls: runUrls('prediction', id),
+      },
+    };
+    runs.set(id, run);
+    if (wait && run.pollsLeft === 0) await settle(run);
+    return { status: 201, body: structuredClone(run.object) };
+  }
+
+  /** A GET poll moves a prediction on: `processing` while it has polls left, then its outcome. */
+  async function advance(run: PredictionRun) {
+    if (isTerminal(run.object.status)) return;
+    if (run.pollsLeft > 0) {
+      run.pollsLeft -= 1;
+      if (run.object.status === 'starting') {
+        Object.assign(run.object, { status: 'processing', started_at: nowIso() });
+        run.object.logs += 'Using seed: 42069\nLoaded LoRAs in 1.21s\n';
+        await notify(run, 'start');
+      }
+      return;
+    }
+    await settle(run);
+  }
+
+  /** Ends a prediction as its script says. */
+  async function settle(run: PredictionRun) {
+    const { script } = run;
+    const outcome = script.outcome ?? 'succeed';
+    if (outcome === 'abort') return finish(run, 'aborted', {});
+    if (run.object.started_at === null) {
+      run.object.started_at = nowIso();
+      run.object.logs += 'Using seed: 42069\nLoaded LoRAs in 1.21s\n';
+    }
+    const input = run.object.input as { num_outputs?: number; output_format?: string };
+    const count = input.num_outputs ?? 1;
+    const extension = input.output_format ?? 'webp';
+    run.object.logs += '100%|██████████| 28/28 [00:07<00:00,  3.71it/s]\n';
+    const id = run.object.id;
+    const urls = (indexes: number[]) =>
+      indexes.map((index) => {
+        const path = `/delivery/${id}/out-${index}.${extension}`;
+        outputs.set(path, script.file ?? {});
+        return `${baseUrl}${path}`;
+      });
+    const all = Array.from({ length: count }, (_, index) => index);
+    switch (outcome) {
+      case 'succeed':
+        return finish(run, 'succeeded', { output: urls(all) });
+      case 'filtered':
+        run.object.logs += 'NSFW content detected in image 0\n';
+        return finish(run, 'succeeded', { output: urls(all.slice(1)) });
+      case 'nsfw':
+        run.object.logs += all.map((index) => `NSFW content detected in image ${index}\n`).join('');
+        return finish(run, 'failed', { error: replicateNsfwError });
+      case 'fail':
+        return finish(run, 'failed', {
+          error: script.error ?? 'CUDA out of memory. Tried to allocate 2.00 GiB',
+        });
+      case 'cancel':
+        return finish(run, 'canceled', {});
+    }
+  }
 
   function trainingInputProblem(input: unknown): Answer | undefined {
     if (typeof input !== 'object' || input === null || Array.isArray(input))
@@ -227,25 +490,14 @@ export async function startFakeReplicate(
       return problem(404, 'The specified training destination does not exist');
     const invalid = trainingInputProblem(body.input);
     if (invalid) return invalid;
-    let webhook: string | undefined;
-    if (body.webhook !== undefined) {
-      if (typeof body.webhook !== 'string' || !URL.canParse(body.webhook))
-        return problem(400, 'The webhook URL is not valid');
-      webhook = body.webhook;
-    }
-    const filter = body.webhook_events_filter;
-    if (
-      filter !== undefined &&
-      (!Array.isArray(filter) || filter.some((event) => !eventNames.has(event as WebhookEvent)))
-    )
-      return problem(400, 'webhook_events_filter may contain start, output, logs and completed');
+    // No filter: output and completed (§1.8); a training has no intermediate outputs.
+    const hooks = webhookFields(body, ['output', 'completed']);
+    if ('status' in hooks) return hooks;
     const id = runId();
-    const run: Run = {
+    const run: TrainingRun = {
       kind: 'training',
       destination,
-      webhook,
-      // No filter: output and completed (§1.8); a training has no intermediate outputs.
-      events: (filter as WebhookEvent[] | undefined) ?? ['output', 'completed'],
+      ...hooks,
       object: {
         id,
         model: `${trainerRef.owner}/${trainerRef.name}`,
@@ -271,13 +523,15 @@ export async function startFakeReplicate(
     return { status: 201, body: structuredClone(run.object) };
   }
 
-  function trainingUrls(id: string) {
+  function runUrls(kind: Run['kind'], id: string) {
+    const collection = kind === 'training' ? 'trainings' : 'predictions';
     return {
       web: `https://replicate.com/p/${id}`,
-      get: `${baseUrl}/v1/trainings/${id}`,
-      cancel: `${baseUrl}/v1/trainings/${id}/cancel`,
+      get: `${baseUrl}/v1/${collection}/${id}`,
+      cancel: `${baseUrl}/v1/${collection}/${id}/cancel`,
     };
   }
+  const trainingUrls = (id: string) => runUrls('training', id);
 
   const routes: Route[] = [
     {
@@ -357,6 +611,50 @@ export async function startFakeReplicate(
       },
     },
     {
+      method: 'POST',
+      pattern: /^\/v1\/predictions$/,
+      handle: ({ body, headers }) =>
+        createPrediction(
+          (body ?? {}) as Record<string, unknown>,
+          typeof headers.prefer === 'string' ? headers.prefer : undefined,
+        ),
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/predictions\/([^/]+)$/,
+      handle: async ({ match }) => {
+        const run = runs.get(match[1]!);
+        if (!run || run.kind !== 'prediction') return problem(404, 'Not found.');
+        await advance(run);
+        return { status: 200, body: structuredClone(run.object) };
+      },
+    },
+    {
+      method: 'POST',
+      pattern: /^\/v1\/predictions\/([^/]+)\/cancel$/,
+      handle: async ({ match }) => {
+        const run = runs.get(match[1]!);
+        if (!run || run.kind !== 'prediction') return problem(404, 'Not found.');
+        if (!isTerminal(run.object.status)) await finish(run, 'canceled', {});
+        return { status: 200, body: structuredClone(run.object) };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/delivery\/[^/]+\/[^/]+$/,
+      public: true,
+      handle: async ({ path }) => {
+        const file = outputs.get(path);
+        if (!file)
+          return { status: 404, body: 'Not Found', headers: { 'content-type': 'text/plain' } };
+        return {
+          status: file.status ?? 200,
+          body: file.body ?? (await fakeJpeg()),
+          headers: { 'content-type': file.contentType ?? 'image/jpeg' },
+        };
+      },
+    },
+    {
       method: 'GET',
       pattern: /^\/v1\/webhooks\/default\/secret$/,
       handle: () => ({ status: 200, body: { key: webhookSecret } }),
@@ -370,9 +668,9 @@ export async function startFakeReplicate(
   });
   baseUrl = server.url;
 
-  function runOf(id: string): Run {
+  function runOf(id: string): TrainingRun {
     const run = runs.get(id);
-    if (!run) throw new Error(`no training ${id}`);
+    if (!run || run.kind !== 'training') throw new Error(`no training ${id}`);
     return run;
   }
 
@@ -421,7 +719,7 @@ export async function startFakeReplicate(
       id: `msg_${randomBytes(12).toString('base64url')}`,
       url: run.webhook,
       event,
-      body: JSON.stringify({ ...run.object, urls: trainingUrls(run.object.id) }),
+      body: JSON.stringify({ ...run.object, urls: runUrls(run.kind, run.object.id) }),
     };
     messages.push(message);
     await deliver(message);
@@ -480,7 +778,19 @@ export async function startFakeReplicate(
       const run = runs.get(id);
       return run ? structuredClone(run.object) : undefined;
     },
+    prediction: (id) => {
+      const run = runs.get(id);
+      return run?.kind === 'prediction' ? structuredClone(run.object) : undefined;
+    },
     model: (fullName) => models.get(fullName),
+    addVersion(name = `likeness-${runId().slice(0, 10)}`) {
+      const fullName = `${owner}/${name}`;
+      if (!models.has(fullName)) models.set(fullName, modelObject(owner, name, {}));
+      return `${fullName}:${addVersion(fullName)}`;
+    },
+    scriptPrediction(script) {
+      scripts.push(script);
+    },
     startTraining,
     logStep(id, step) {
       const run = runOf(id);
@@ -492,9 +802,7 @@ export async function startFakeReplicate(
       const run = runOf(id);
       await startTraining(id);
       if (isTerminal(run.object.status)) return;
-      const versionId = randomBytes(32).toString('hex');
-      const model = models.get(run.destination)!;
-      model.latest_version = { id: versionId, created_at: nowIso(), cog_version: '0.9.0' };
+      const versionId = addVersion(run.destination);
       await finish(run, 'succeeded', {
         output: {
           version: `${run.destination}:${versionId}`,

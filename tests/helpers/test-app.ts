@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -33,12 +34,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'likeness-test-'));
   const databaseUrl =
     options.databaseUrl ?? (usesPostgres ? await createTestDatabase() : undefined);
+  // A listening app knows its own address beforehand, so the links it signs (files, webhooks)
+  // reach it: providers' fakes download and call back over real HTTP.
+  const port = options.listen && !options.env?.PORT ? await freePort() : 0;
   const config = loadConfig({
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
-    PORT: '0',
+    PORT: String(port),
     HOST: '127.0.0.1',
-    PUBLIC_URL: 'http://localhost:3000',
+    PUBLIC_URL: port ? `http://127.0.0.1:${port}` : 'http://localhost:3000',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_DISABLED: 'true',
     // Generating the default catalog takes seconds; catalog tests turn it on where they need it.
@@ -64,6 +68,17 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 export async function createTestDatabase(): Promise<string> {

@@ -96,8 +96,8 @@ describe('Stripe checkout', () => {
     expect(request.params).toMatchObject({
       mode: 'subscription',
       line_items: [{ price: 'price_1Pro', quantity: '1' }],
-      success_url: 'http://localhost:3000/payment-success?session_id={CHECKOUT_SESSION_ID}',
-      cancel_url: 'http://localhost:3000/subscription',
+      success_url: `${app.config.publicUrl}/payment-success?session_id={CHECKOUT_SESSION_ID}`,
+      cancel_url: `${app.config.publicUrl}/subscription`,
       client_reference_id: user.id,
       customer_email: user.email,
       metadata: { kind: 'plan', userId: user.id },
@@ -115,7 +115,7 @@ describe('Stripe checkout', () => {
     expect(page.status).toBe(303);
     const sessionId = /cs_test_[0-9a-f]+/.exec(started.body.url as string)![0];
     expect(page.headers.get('location')).toBe(
-      `http://localhost:3000/payment-success?session_id=${sessionId}`,
+      `${app.config.publicUrl}/payment-success?session_id=${sessionId}`,
     );
     expect(await subscription(user)).toMatchObject({
       active: true,
@@ -295,9 +295,8 @@ describe('Stripe packs, verification and portal', () => {
     expect(request.params).toMatchObject({
       mode: 'payment',
       line_items: [{ price: 'price_1Pack500', quantity: '1' }],
-      success_url:
-        'http://localhost:3000/buy-credits?credit_success=true&session_id={CHECKOUT_SESSION_ID}&credits=500',
-      cancel_url: 'http://localhost:3000/buy-credits',
+      success_url: `${app.config.publicUrl}/buy-credits?credit_success=true&session_id={CHECKOUT_SESSION_ID}&credits=500`,
+      cancel_url: `${app.config.publicUrl}/buy-credits`,
     });
     // A known customer is reused (the portal then shows every purchase).
     expect(request.params.customer).toMatch(/^cus_/);
@@ -328,8 +327,7 @@ describe('Stripe packs, verification and portal', () => {
     expect(request.params).toMatchObject({
       mode: 'subscription',
       line_items: [{ price: 'price_1Yearly', quantity: '1' }],
-      success_url:
-        'http://localhost:3000/payment-success?session_id={CHECKOUT_SESSION_ID}&offer=yearly',
+      success_url: `${app.config.publicUrl}/payment-success?session_id={CHECKOUT_SESSION_ID}&offer=yearly`,
     });
     fake.pay(sessionId); // events lost
     expect(await subscription(user)).toMatchObject({ active: false });
@@ -353,7 +351,7 @@ describe('Stripe packs, verification and portal', () => {
     expect(response.status).toBe(200);
     expect(response.body.url).toMatch(/\/p\/session\/bps_/);
     const request = fake.requests.findLast((r) => r.path === '/v1/billing_portal/sessions')!;
-    expect(request.params).toMatchObject({ return_url: 'http://localhost:3000/account' });
+    expect(request.params).toMatchObject({ return_url: `${app.config.publicUrl}/account` });
     const nobody = await call(await signUp(app), 'POST', '/api/billing/portal');
     expect(nobody.status).toBe(402);
   });

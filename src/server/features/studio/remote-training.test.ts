@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserModel } from '../../../common/api/studio.ts';
@@ -19,23 +18,8 @@ import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
 
 let fake: FakeReplicate;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 async function listeningApp(env: Record<string, string>): Promise<TestApp> {
-  const port = await freePort();
-  return createTestApp({
-    listen: true,
-    env: { ...fake.env, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
-  });
+  return createTestApp({ listen: true, env: { ...fake.env, ...env } });
 }
 
 async function ledgerOf(app: TestApp, modelId: string) {

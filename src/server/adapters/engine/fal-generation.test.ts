@@ -1,0 +1,218 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeFal, falBigSeed, startFakeFal } from '../../../../tests/fakes/fal-api.ts';
+import type { FalConfig } from '../../config.ts';
+import { createFalGenerationEngine, type FalGenerationOptions } from './fal-generation.ts';
+import type { GenerationEngine, GenerationRequest } from './generation-engine.ts';
+import { EngineError } from './training-engine.ts';
+
+let fake: FakeFal;
+let config: FalConfig;
+let engine: GenerationEngine;
+let lora: string;
+
+const fast: FalGenerationOptions = { pollIntervalMs: 5, maxPollIntervalMs: 20 };
+const app = '/fal-ai/flux-lora';
+
+beforeAll(async () => {
+  fake = await startFakeFal();
+  config = { key: fake.key, queueBaseUrl: fake.url, webhookJwksUrl: fake.jwksUrl };
+  engine = createFalGenerationEngine(config, fast);
+  lora = `${fake.url}/files/3f9c1e0a/pytorch_lora_weights.safetensors`;
+});
+afterAll(async () => {
+  await fake?.close();
+});
+
+let count = 0;
+function generationRequest(overrides: Partial<GenerationRequest> = {}): GenerationRequest {
+  count += 1;
+  return {
+    generationId: `gen_${count}`,
+    userId: 'user_1',
+    weights: lora,
+    triggerWord: 'lkns7x',
+    gender: 'man',
+    prompt: `a professional headshot photo of lkns7x, studio lighting, take ${count}`,
+    preset: null,
+    ...overrides,
+  };
+}
+
+const deadline = () => AbortSignal.timeout(10_000);
+
+async function engineError(work: Promise<unknown>): Promise<EngineError> {
+  const error = await work.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(EngineError);
+  return error as EngineError;
+}
+
+const since = (from: number) => fake.requests.slice(from);
+const lines = (from: number) => since(from).map((request) => `${request.method} ${request.path}`);
+
+describe('fal generation: the request', () => {
+  it('submits to fal-ai/flux-lora with the LoRA, polls, reads the result and downloads the image', async () => {
+    const from = fake.requests.length;
+    const request = generationRequest();
+    const outcome = await engine.generate(request, deadline());
+
+    const submit = since(from)[0]!;
+    expect(`${submit.method} ${submit.path}`).toBe(`POST ${app}`);
+    expect(submit.headers.authorization).toBe(`Key ${fake.key}`);
+    expect(submit.query).toEqual({});
+    expect(submit.body).toEqual({
+      prompt: request.prompt,
+      loras: [{ path: lora, scale: 1 }],
+      image_size: 'portrait_4_3',
+      num_images: 1,
+      enable_safety_checker: true,
+      output_format: 'jpeg',
+    });
+    expect((submit.body as { prompt: string }).prompt).toContain('lkns7x');
+
+    expect(outcome.status).toBe('succeeded');
+    if (outcome.status !== 'succeeded') return;
+    const id = outcome.reference!;
+    expect(fake.request(id)?.status).toBe('COMPLETED');
+    expect(lines(from)).toEqual([
+      `POST ${app}`,
+      `GET ${app}/requests/${id}/status`,
+      `GET ${app}/requests/${id}`,
+      `GET /files/${id}/image-0.jpg`,
+    ]);
+    expect(outcome.image.contentType).toBe('image/jpeg');
+    const metadata = await sharp(outcome.image.bytes).metadata();
+    expect(metadata).toMatchObject({ format: 'jpeg', width: 768, height: 1024 });
+  });
+
+  it('is not thrown by a seed beyond 2^53 in the result', async () => {
+    const outcome = await engine.generate(generationRequest(), deadline());
+    const result = await fetch(`${fake.url}${app}/requests/${outcome.reference}`, {
+      headers: { authorization: `Key ${fake.key}` },
+    });
+    expect(await result.text()).toContain(`"seed":${falBigSeed}`);
+    expect(outcome.status).toBe('succeeded');
+  });
+
+  it('polls with backoff while the request is queued or running', async () => {
+    fake.scriptGeneration({ polls: 3 });
+    const from = fake.requests.length;
+    const outcome = await engine.generate(generationRequest(), deadline());
+    expect(outcome.status).toBe('succeeded');
+    const id = outcome.reference!;
+    expect(lines(from).filter((line) => line.endsWith('/status'))).toEqual(
+      Array<string>(4).fill(`GET ${app}/requests/${id}/status`),
+    );
+  });
+
+  it('keeps polling through transient poll failures (5xx, 429, a malformed answer)', async () => {
+    fake.scriptGeneration({ polls: 1 });
+    const poll = /^GET \/fal-ai\/flux-lora\/requests\//;
+    fake.failNext({ match: poll, status: 503 });
+    fake.failNext({ match: poll, status: 429, retryAfter: 0 });
+    fake.failNext({ match: poll, malformed: true });
+    const outcome = await engine.generate(generationRequest(), deadline());
+    expect(outcome.status).toBe('succeeded');
+  });
+});
+
+describe('fal generation: blocked and failed', () => {
+  it('is blocked when has_nsfw_concepts[0] is true, and never downloads that image', async () => {
+    fake.scriptGeneration({ outcome: 'nsfw', polls: 1 });
+    const from = fake.requests.length;
+    const outcome = await engine.generate(generationRequest(), deadline());
+    expect(outcome).toEqual({ status: 'blocked', reference: expect.any(String) });
+    expect(lines(from).some((line) => line.includes('/files/'))).toBe(false);
+  });
+
+  it("fails with the model's error (a 422 the queue recorded)", async () => {
+    fake.scriptGeneration({ outcome: 'fail', error: 'Could not load the LoRA weights' });
+    const outcome = await engine.generate(generationRequest(), deadline());
+    expect(outcome).toEqual({
+      status: 'failed',
+      error: 'Could not load the LoRA weights',
+      reference: expect.any(String),
+    });
+  });
+
+  it('fails with the reason of an infrastructure error fal already retried', async () => {
+    fake.scriptGeneration({
+      outcome: 'fail',
+      error: 'Runner disconnected',
+      errorType: 'runner_disconnected',
+      status: 503,
+    });
+    const outcome = await engine.generate(generationRequest(), deadline());
+    expect(outcome).toMatchObject({ status: 'failed', error: 'Runner disconnected' });
+  });
+
+  it("fails with fal's detail when the submission is refused (a 4xx)", async () => {
+    fake.failNext({
+      match: `POST ${app}`,
+      status: 403,
+      detail: 'User is locked. Reason: Exhausted balance.',
+    });
+    const outcome = await engine.generate(generationRequest(), deadline());
+    expect(outcome).toEqual({
+      status: 'failed',
+      error: 'fal answered 403: User is locked. Reason: Exhausted balance.',
+      reference: null,
+    });
+  });
+
+  it("fails when the image cannot be downloaded or isn't one", async () => {
+    fake.scriptGeneration({ file: { status: 404, body: 'Not Found', contentType: 'text/plain' } });
+    const missing = await engine.generate(generationRequest(), deadline());
+    expect(missing).toMatchObject({ status: 'failed', error: expect.stringMatching(/HTTP 404/) });
+
+    fake.scriptGeneration({ file: { body: '{}', contentType: 'application/json' } });
+    const json = await engine.generate(generationRequest(), deadline());
+    expect(json).toMatchObject({ status: 'failed', error: expect.stringMatching(/not an image/) });
+  });
+});
+
+describe('fal generation: transient trouble', () => {
+  it('throws a transient error with Retry-After on a 429', async () => {
+    fake.failNext({ match: `POST ${app}`, status: 429, retryAfter: 12 });
+    const error = await engineError(engine.generate(generationRequest(), deadline()));
+    expect(error.transient).toBe(true);
+    expect(error.retryAfterSeconds).toBe(12);
+  });
+
+  it.each([
+    ['a 500', { status: 500 }],
+    ['a malformed answer', { malformed: true }],
+  ])('throws a transient error on %s', async (_, failure) => {
+    fake.failNext({ match: `POST ${app}`, ...failure });
+    const error = await engineError(engine.generate(generationRequest(), deadline()));
+    expect(error.transient).toBe(true);
+  });
+
+  it('cancels the request and throws a transient error when the signal aborts', async () => {
+    fake.scriptGeneration({ polls: Infinity });
+    const from = fake.requests.length;
+    const controller = new AbortController();
+    const running = engine.generate(generationRequest(), controller.signal);
+    await expect.poll(() => lines(from).length, { interval: 5 }).toBeGreaterThan(3);
+    controller.abort();
+    const error = await engineError(running);
+    expect(error.transient).toBe(true);
+    const id = since(from)[1]!.path.split('/').at(-2)!;
+    expect(lines(from).at(-1)).toBe(`PUT ${app}/requests/${id}/cancel`);
+    expect(fake.request(id)?.status).toBe('COMPLETED');
+  });
+
+  it('gives up after too many poll failures in a row, canceling the request', async () => {
+    const impatient = createFalGenerationEngine(config, { ...fast, maxPollFailures: 1 });
+    fake.scriptGeneration({ polls: Infinity });
+    fake.failNext({ match: /\/status$/, status: 502 });
+    fake.failNext({ match: /\/status$/, status: 502 });
+    const from = fake.requests.length;
+    const error = await engineError(impatient.generate(generationRequest(), deadline()));
+    expect(error.transient).toBe(true);
+    expect(lines(from).at(-1)).toMatch(/^PUT \/fal-ai\/flux-lora\/requests\/[\w-]+\/cancel$/);
+  });
+});

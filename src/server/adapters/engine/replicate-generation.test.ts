@@ -1,0 +1,265 @@
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type FakeReplicate,
+  replicateNsfwError,
+  startFakeReplicate,
+} from '../../../../tests/fakes/replicate-api.ts';
+import type { ReplicateConfig } from '../../config.ts';
+import type {
+  GenerationEngine,
+  GenerationOutcome,
+  GenerationRequest,
+} from './generation-engine.ts';
+import {
+  createReplicateGenerationEngine,
+  type ReplicateGenerationOptions,
+} from './replicate-generation.ts';
+import { EngineError } from './training-engine.ts';
+
+let fake: FakeReplicate;
+let config: ReplicateConfig;
+let engine: GenerationEngine;
+let version: string;
+
+const fast: ReplicateGenerationOptions = { pollIntervalMs: 5, maxPollIntervalMs: 20 };
+
+beforeAll(async () => {
+  fake = await startFakeReplicate();
+  config = {
+    apiToken: fake.apiToken,
+    webhookSecret: fake.webhookSecret,
+    baseUrl: fake.baseUrl,
+    trainer: fake.trainer,
+    owner: fake.owner,
+  };
+  engine = createReplicateGenerationEngine(config, fast);
+  version = fake.addVersion('likeness-mdl-gen1');
+});
+afterAll(async () => {
+  await fake?.close();
+});
+
+let count = 0;
+function generationRequest(overrides: Partial<GenerationRequest> = {}): GenerationRequest {
+  count += 1;
+  return {
+    generationId: `gen_${count}`,
+    userId: 'user_1',
+    weights: version,
+    triggerWord: 'lkns7x',
+    gender: 'woman',
+    prompt: `a professional headshot photo of lkns7x, studio lighting, take ${count}`,
+    preset: null,
+    ...overrides,
+  };
+}
+
+const deadline = () => AbortSignal.timeout(10_000);
+
+async function engineError(work: Promise<unknown>): Promise<EngineError> {
+  const error = await work.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(EngineError);
+  return error as EngineError;
+}
+
+/** Requests the fake received since `from` (an index into fake.requests). */
+const since = (from: number) => fake.requests.slice(from);
+const lines = (from: number) => since(from).map((request) => `${request.method} ${request.path}`);
+
+function referenceOf(outcome: GenerationOutcome): string {
+  expect(outcome.reference).toEqual(expect.any(String));
+  return outcome.reference!;
+}
+
+describe('Replicate generation: the request', () => {
+  it('runs the trained version in sync mode and downloads the image at once', async () => {
+    const from = fake.requests.length;
+    const request = generationRequest();
+    const outcome = await engine.generate(request, deadline());
+
+    const create = since(from)[0]!;
+    expect(`${create.method} ${create.path}`).toBe('POST /v1/predictions');
+    expect(create.headers.authorization).toBe(`Bearer ${fake.apiToken}`);
+    expect(create.headers.prefer).toBe('wait=60');
+    expect(create.body).toEqual({
+      version,
+      input: {
+        prompt: request.prompt,
+        num_outputs: 1,
+        aspect_ratio: '3:4',
+        output_format: 'jpg',
+        output_quality: 90,
+        num_inference_steps: 28,
+        guidance_scale: 3.5,
+        lora_scale: 1,
+        model: 'dev',
+        disable_safety_checker: false,
+      },
+    });
+    expect((create.body as { input: { prompt: string } }).input.prompt).toContain('lkns7x');
+
+    expect(outcome.status).toBe('succeeded');
+    if (outcome.status !== 'succeeded') return;
+    const id = referenceOf(outcome);
+    expect(fake.prediction(id)?.status).toBe('succeeded');
+    // Sync mode answered the final object: no poll, one download.
+    expect(lines(from)).toEqual(['POST /v1/predictions', `GET /delivery/${id}/out-0.jpg`]);
+    expect(outcome.image.contentType).toBe('image/jpeg');
+    const metadata = await sharp(outcome.image.bytes).metadata();
+    expect(metadata).toMatchObject({ format: 'jpeg', width: 768, height: 1024 });
+  });
+
+  it('polls with backoff until a slow prediction ends', async () => {
+    fake.scriptPrediction({ polls: 3 });
+    const from = fake.requests.length;
+    const outcome = await engine.generate(generationRequest(), deadline());
+    expect(outcome.status).toBe('succeeded');
+    const id = referenceOf(outcome);
+    expect(lines(from)).toEqual([
+      'POST /v1/predictions',
+      ...Array<string>(4).fill(`GET /v1/predictions/${id}`),
+      `GET /delivery/${id}/out-0.jpg`,
+    ]);
+  });
+
+  it('keeps polling through transient poll failures (5xx, 429, a malformed answer)', async () => {
+    fake.scriptPrediction({ polls: 1 });
+    const poll = /^GET \/v1\/predictions\//;
+    fake.failNext({ match: poll, status: 503 });
+    fake.failNext({ match: poll, status: 429, retryAfter: 0 });
+    fake.failNext({ match: poll, malformed: true });
+    const outcome = await engine.generate(generationRequest(), deadline());
+    expect(outcome.status).toBe('succeeded');
+  });
+});
+
+describe('Replicate generation: blocked and failed', () => {
+  it('is blocked when the safety checker filtered our only image (succeeded, empty output)', async () => {
+    fake.scriptPrediction({ outcome: 'filtered', polls: 1 });
+    const from = fake.requests.length;
+    const outcome = await engine.generate(generationRequest(), deadline());
+    expect(outcome).toEqual({ status: 'blocked', reference: expect.any(String) });
+    expect(fake.prediction(outcome.reference!)).toMatchObject({ status: 'succeeded', output: [] });
+    expect(lines(from).some((line) => line.includes('/delivery/'))).toBe(false);
+  });
+
+  it('is blocked when every image was NSFW (failed with "NSFW content detected")', async () => {
+    fake.scriptPrediction({ outcome: 'nsfw' });
+    const outcome = await engine.generate(generationRequest(), deadline());
+    expect(outcome).toEqual({ status: 'blocked', reference: expect.any(String) });
+    expect(fake.prediction(outcome.reference!)).toMatchObject({
+      status: 'failed',
+      error: replicateNsfwError,
+    });
+  });
+
+  it("fails with the model's error", async () => {
+    fake.scriptPrediction({ outcome: 'fail', error: 'CUDA out of memory', polls: 2 });
+    const outcome = await engine.generate(generationRequest(), deadline());
+    expect(outcome).toEqual({
+      status: 'failed',
+      error: 'CUDA out of memory',
+      reference: expect.any(String),
+    });
+  });
+
+  it.each([
+    ['cancel', /canceled/],
+    ['abort', /aborted/],
+  ] as const)('fails readably when the prediction ends %sed', async (ending, reason) => {
+    fake.scriptPrediction({ outcome: ending });
+    const outcome = await engine.generate(generationRequest(), deadline());
+    expect(outcome.status).toBe('failed');
+    if (outcome.status === 'failed') expect(outcome.error).toMatch(reason);
+  });
+
+  it("fails with Replicate's detail when the create request is refused (a 4xx)", async () => {
+    const gone = `${fake.owner}/likeness-deleted:${'0'.repeat(64)}`;
+    const outcome = await engine.generate(generationRequest({ weights: gone }), deadline());
+    expect(outcome).toEqual({
+      status: 'failed',
+      error: expect.stringMatching(/^Replicate answered 422: .*version does not exist/),
+      reference: null,
+    });
+  });
+
+  it("fails when the output file cannot be downloaded or isn't an image", async () => {
+    fake.scriptPrediction({ file: { status: 404, body: 'Not Found', contentType: 'text/plain' } });
+    const expired = await engine.generate(generationRequest(), deadline());
+    expect(expired).toMatchObject({ status: 'failed', error: expect.stringMatching(/HTTP 404/) });
+
+    fake.scriptPrediction({ file: { body: '<html>oops</html>', contentType: 'text/html' } });
+    const html = await engine.generate(generationRequest(), deadline());
+    expect(html).toMatchObject({ status: 'failed', error: expect.stringMatching(/not an image/) });
+
+    fake.scriptPrediction({ file: { body: 'not a jpeg at all', contentType: 'image/jpeg' } });
+    const garbage = await engine.generate(generationRequest(), deadline());
+    expect(garbage).toMatchObject({ status: 'failed', error: expect.stringMatching(/readable/) });
+
+    const small = createReplicateGenerationEngine(config, { ...fast, maxImageBytes: 10_000 });
+    const huge = await small.generate(generationRequest(), deadline());
+    expect(huge).toMatchObject({ status: 'failed', error: expect.stringMatching(/larger than/) });
+  });
+});
+
+describe('Replicate generation: transient trouble', () => {
+  it('throws a transient error with Retry-After on a 429', async () => {
+    fake.failNext({ match: 'POST /v1/predictions', status: 429, retryAfter: 7 });
+    const error = await engineError(engine.generate(generationRequest(), deadline()));
+    expect(error.transient).toBe(true);
+    expect(error.retryAfterSeconds).toBe(7);
+    expect(error.message).toMatch(/throttled/);
+  });
+
+  it.each([
+    ['a 500', { status: 500 }],
+    ['a malformed answer', { malformed: true }],
+  ])('throws a transient error on %s', async (_, failure) => {
+    fake.failNext({ match: 'POST /v1/predictions', ...failure });
+    const error = await engineError(engine.generate(generationRequest(), deadline()));
+    expect(error.transient).toBe(true);
+  });
+
+  it('throws a transient error when the image download fails with a 5xx', async () => {
+    fake.scriptPrediction({ file: { status: 503, body: 'busy', contentType: 'text/plain' } });
+    const error = await engineError(engine.generate(generationRequest(), deadline()));
+    expect(error.transient).toBe(true);
+  });
+
+  it('cancels the prediction and throws a transient error when the signal aborts', async () => {
+    fake.scriptPrediction({ polls: Infinity });
+    const from = fake.requests.length;
+    const controller = new AbortController();
+    const running = engine.generate(generationRequest(), controller.signal);
+    await expect.poll(() => lines(from).length, { interval: 5 }).toBeGreaterThan(3);
+    controller.abort();
+    const error = await engineError(running);
+    expect(error.transient).toBe(true);
+    const id = (since(from)[1]!.path.split('/') as string[]).at(-1)!;
+    expect(lines(from).at(-1)).toBe(`POST /v1/predictions/${id}/cancel`);
+    expect(fake.prediction(id)?.status).toBe('canceled');
+  });
+
+  it('gives up after too many poll failures in a row, canceling the prediction', async () => {
+    const impatient = createReplicateGenerationEngine(config, { ...fast, maxPollFailures: 1 });
+    fake.scriptPrediction({ polls: Infinity });
+    fake.failNext({ match: /^GET \/v1\/predictions\//, status: 502 });
+    fake.failNext({ match: /^GET \/v1\/predictions\//, status: 502 });
+    const from = fake.requests.length;
+    const error = await engineError(impatient.generate(generationRequest(), deadline()));
+    expect(error.transient).toBe(true);
+    expect(error.message).toMatch(/502/);
+    expect(lines(from).at(-1)).toMatch(/^POST \/v1\/predictions\/\w+\/cancel$/);
+  });
+
+  it('sends nothing when the signal has already aborted', async () => {
+    const from = fake.requests.length;
+    const error = await engineError(engine.generate(generationRequest(), AbortSignal.abort()));
+    expect(error.transient).toBe(true);
+    expect(since(from)).toEqual([]);
+  });
+});

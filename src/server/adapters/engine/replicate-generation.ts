@@ -1,0 +1,263 @@
+import type { ReplicateConfig } from '../../config.ts';
+import type {
+  GenerationEngine,
+  GenerationOutcome,
+  GenerationRequest,
+} from './generation-engine.ts';
+import {
+  downloadImage,
+  nextPause,
+  pause,
+  type PollTiming,
+  unlessAborted,
+} from './generation-support.ts';
+import {
+  errorFor,
+  isRecord,
+  type ProviderResponse,
+  sendToProvider,
+  successBody,
+} from './provider-http.ts';
+import { EngineError } from './training-engine.ts';
+
+/**
+ * Images from a trained FLUX LoRA version on Replicate (reference/provider-contracts.md §1.5-1.7):
+ * `POST /v1/predictions` with the version the training made (`owner/name:hash`) in sync mode
+ * (`Prefer: wait=60`: most images come back in that one answer), then polls
+ * `GET /v1/predictions/{id}` with a growing pause until the prediction ends or the job's signal
+ * aborts. The first output is downloaded at once (outputs are deleted after 1 h).
+ *
+ * Outcomes: `succeeded` with an image → the image; `succeeded` without one (§1.7 partial
+ * filtering removed our only image) or `failed` with "NSFW content" → blocked; other `failed`,
+ * `canceled` and `aborted` → failed with a readable reason.
+ *
+ * Errors follow provider-http.ts: network trouble, timeouts, 408/429/5xx and unreadable answers
+ * are transient (thrown; the job retries). A 4xx answer to the create request is returned as a
+ * `failed` outcome rather than thrown: it means our request is wrong (input validation, 422) or
+ * the trained version is gone or not ours (404/422), or the account cannot run it (401/402/403).
+ * Retrying the same request cannot help, and the user's credit should come back with the
+ * provider's own reason. The same goes for a 4xx while polling (the prediction vanished).
+ *
+ * Transient errors while polling do not end the generation at once: the prediction is still
+ * running (and billed), so a few in a row are tolerated (a 429's Retry-After respected) before
+ * giving up. When the job's signal aborts, the prediction is canceled (best effort) and a
+ * transient EngineError thrown.
+ */
+
+export interface ReplicateGenerationOptions {
+  /** Per request other than the create (default 30 s). */
+  requestTimeoutMs?: number;
+  /** `Prefer: wait=N`, 1-60 (default 60). The create request's timeout is this plus the above. */
+  waitSeconds?: number;
+  /** The first pause between polls (default 1 s); it grows by half up to `maxPollIntervalMs`. */
+  pollIntervalMs?: number;
+  maxPollIntervalMs?: number;
+  /** Transient poll failures in a row tolerated before giving up (default 5). */
+  maxPollFailures?: number;
+  /** The largest image accepted (default 20 MB). */
+  maxImageBytes?: number;
+  downloadTimeoutMs?: number;
+}
+
+const provider = 'Replicate';
+
+/** The trained model's inputs (§1.5), written out so a new trainer version cannot change them. */
+export const replicateGenerationInput = {
+  num_outputs: 1,
+  aspect_ratio: '3:4',
+  output_format: 'jpg',
+  output_quality: 90,
+  num_inference_steps: 28,
+  guidance_scale: 3.5,
+  lora_scale: 1,
+  model: 'dev',
+  disable_safety_checker: false,
+} as const;
+
+/** What a prediction object says, once it has ended. */
+type Verdict =
+  { status: 'download'; url: string } | { status: 'blocked' } | { status: 'failed'; error: string };
+
+export function createReplicateGenerationEngine(
+  config: ReplicateConfig,
+  options: ReplicateGenerationOptions = {},
+): GenerationEngine {
+  const baseUrl = config.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = options.requestTimeoutMs ?? 30_000;
+  const waitSeconds = Math.min(60, Math.max(1, Math.round(options.waitSeconds ?? 60)));
+  const timing: PollTiming = {
+    firstMs: options.pollIntervalMs ?? 1000,
+    maxMs: options.maxPollIntervalMs ?? 5000,
+  };
+  const maxPollFailures = options.maxPollFailures ?? 5;
+  const maxImageBytes = options.maxImageBytes ?? 20 * 1024 * 1024;
+  const downloadTimeoutMs = options.downloadTimeoutMs ?? 60_000;
+
+  const call = (
+    method: 'GET' | 'POST',
+    path: string,
+    json?: unknown,
+    extra: { headers?: Record<string, string>; timeoutMs?: number } = {},
+  ) =>
+    sendToProvider({
+      provider,
+      method,
+      url: `${baseUrl}${path}`,
+      headers: { authorization: `Bearer ${config.apiToken}`, ...extra.headers },
+      json,
+      timeoutMs: extra.timeoutMs ?? timeoutMs,
+    });
+
+  /** Best effort: a prediction we no longer wait for should not keep running (and billing). */
+  async function cancel(id: string): Promise<void> {
+    try {
+      await call('POST', `/predictions/${encodeURIComponent(id)}/cancel`, undefined, {
+        timeoutMs: Math.min(timeoutMs, 5000),
+      });
+    } catch {
+      // Nothing more to do: the prediction ends by itself.
+    }
+  }
+
+  const interrupted = (id: string | undefined) =>
+    new EngineError(
+      id
+        ? `The generation was interrupted before ${provider} finished it (prediction ${id}, canceled)`
+        : `The generation was interrupted before ${provider} accepted it`,
+      { transient: true },
+    );
+
+  async function conclude(
+    verdict: Verdict,
+    id: string,
+    signal: AbortSignal,
+  ): Promise<GenerationOutcome> {
+    if (verdict.status === 'blocked') return { status: 'blocked', reference: id };
+    if (verdict.status === 'failed')
+      return { status: 'failed', error: verdict.error, reference: id };
+    const downloaded = await downloadImage(verdict.url, {
+      provider,
+      maxBytes: maxImageBytes,
+      timeoutMs: downloadTimeoutMs,
+      signal,
+    });
+    return downloaded.ok
+      ? { status: 'succeeded', image: downloaded.image, reference: id }
+      : { status: 'failed', error: downloaded.error, reference: id };
+  }
+
+  return {
+    name: 'replicate',
+    makesPreviews: false,
+
+    async generate(request: GenerationRequest, signal: AbortSignal) {
+      if (signal.aborted) throw interrupted(undefined);
+      const creating = call(
+        'POST',
+        '/predictions',
+        {
+          version: request.weights,
+          input: { prompt: request.prompt, ...replicateGenerationInput },
+        },
+        { headers: { prefer: `wait=${waitSeconds}` }, timeoutMs: waitSeconds * 1000 + timeoutMs },
+      );
+      const created = await unlessAborted(creating, signal);
+      if (created.aborted) {
+        // Sync mode holds the answer up to a minute: the prediction exists already. Cancel it as
+        // soon as its id arrives rather than dropping the connection and losing the id.
+        void creating
+          .then((response) => {
+            const id = predictionId(response);
+            return id ? cancel(id) : undefined;
+          })
+          .catch(() => undefined);
+        throw interrupted(undefined);
+      }
+      const response = created.value;
+      if (response.status >= 400) {
+        const error = errorFor(provider, response);
+        if (error.transient) throw error;
+        return { status: 'failed', error: error.message, reference: null };
+      }
+      let prediction = successBody(provider, response);
+      const id = prediction.id;
+      if (typeof id !== 'string' || !id)
+        throw new EngineError(`${provider} answered a prediction without an id`, {
+          transient: true,
+        });
+
+      let delay = timing.firstMs;
+      let failures = 0;
+      for (;;) {
+        const verdict = verdictOf(prediction);
+        if (verdict) return conclude(verdict, id, signal);
+        await pause(delay, signal);
+        if (signal.aborted) {
+          await cancel(id);
+          throw interrupted(id);
+        }
+        try {
+          const polled = await unlessAborted(
+            call('GET', `/predictions/${encodeURIComponent(id)}`),
+            signal,
+          );
+          if (polled.aborted) {
+            await cancel(id);
+            throw interrupted(id);
+          }
+          // Thrown for a non-2xx answer, then sorted below.
+          prediction = successBody(provider, polled.value);
+          failures = 0;
+          delay = nextPause(delay, timing);
+        } catch (error) {
+          if (!(error instanceof EngineError) || signal.aborted) throw error;
+          if (!error.transient) return { status: 'failed', error: error.message, reference: id };
+          failures += 1;
+          if (failures > maxPollFailures) {
+            await cancel(id);
+            throw error;
+          }
+          delay = Math.max(nextPause(delay, timing), (error.retryAfterSeconds ?? 0) * 1000);
+        }
+      }
+    },
+  };
+}
+
+function predictionId(response: ProviderResponse): string | undefined {
+  const body = response.body;
+  return response.status < 300 && isRecord(body) && typeof body.id === 'string' && body.id
+    ? body.id
+    : undefined;
+}
+
+/** A prediction object → what it ended as; undefined while it runs (or in a status we do not know). */
+function verdictOf(prediction: Record<string, unknown>): Verdict | undefined {
+  switch (prediction.status) {
+    case 'succeeded': {
+      const output = prediction.output;
+      const outputs = Array.isArray(output) ? output : [output];
+      const url = outputs.find((item): item is string => typeof item === 'string' && item !== '');
+      // With num_outputs 1, a success without an output is §1.7's partial filtering: the safety
+      // checker dropped our only image.
+      return url ? { status: 'download', url } : { status: 'blocked' };
+    }
+    case 'failed': {
+      const error =
+        typeof prediction.error === 'string' && prediction.error.trim()
+          ? prediction.error.trim()
+          : undefined;
+      if (error && /NSFW content/i.test(error)) return { status: 'blocked' };
+      return { status: 'failed', error: error ?? `The image generation failed on ${provider}` };
+    }
+    case 'canceled':
+      return { status: 'failed', error: `The image generation was canceled on ${provider}` };
+    case 'aborted':
+      return {
+        status: 'failed',
+        error: `${provider} aborted the image generation before it started`,
+      };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,153 @@
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Generation } from '../../../common/api/generation.ts';
+import type { UserModel } from '../../../common/api/studio.ts';
+import { photos as photoRules } from '../../../common/product.ts';
+import { categories, creditLedger, presets, userModels } from '../../db/schema/index.ts';
+import { startFakeReplicate, type FakeReplicate } from '../../../../tests/fakes/replicate-api.ts';
+import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
+import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
+import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
+
+/**
+ * Generation on a GPU service, through the whole app over real HTTP against the Replicate fake:
+ * the image is copied into our storage at once, a flagged image is kept as blocked with no file,
+ * a failure is refunded once, a transient error is retried.
+ */
+
+let fake: FakeReplicate;
+let app: TestApp;
+let api: ReturnType<typeof apiCaller>;
+let user: SignedInUser;
+let model: UserModel;
+
+async function generate() {
+  const created = await api.call<{ generation: Generation }>(user, 'POST', '/api/generations', {
+    userModelId: model.id,
+    presetId: 'studio-headshot',
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return (
+    await waitFor(
+      () =>
+        api.call<{ generation: Generation }>(
+          user,
+          'GET',
+          `/api/generations/${created.body.generation.id}`,
+        ),
+      (response) => response.body.generation.status !== 'processing',
+      60_000,
+    )
+  ).body.generation;
+}
+
+function storedGenerationFiles(): string[] {
+  const root = path.join(app.config.storage.localDir, 'users', user.id, 'generations');
+  return existsSync(root) ? readdirSync(root) : [];
+}
+
+async function ledger(generationId: string) {
+  return (
+    await app.deps.database.db
+      .select()
+      .from(creditLedger)
+      .where(eq(creditLedger.reference, `generation:${generationId}`))
+  ).map((row) => [row.reason, row.delta]);
+}
+
+beforeAll(async () => {
+  fake = await startFakeReplicate();
+  app = await createTestApp({ listen: true, env: { ...fake.env, TRAINING_POLL_SECONDS: '1' } });
+  api = apiCaller(app);
+  const db = app.deps.database.db;
+  await db.insert(categories).values({ manualId: 'professional', displayName: 'Professional' });
+  await db.insert(presets).values({
+    id: 'studio-headshot',
+    manualId: 'studio-headshot',
+    categoryId: 'professional',
+    displayName: 'Studio Headshot',
+    prompt: 'professional headshot photo of {trigger}, studio lighting',
+  });
+  user = await signUp(app);
+  await api.buyPlan(user, 'price_pro');
+  for (let n = 1; n <= photoRules.min; n += 1) await api.upload(user, photoFixtures.personA(n));
+  await api.settledDraft(user);
+  const created = await api.call<{ model: UserModel }>(user, 'POST', '/api/studio/models', {
+    name: 'GPU me',
+    gender: 'man',
+  });
+  const reference = await waitFor(async () => {
+    const [row] = await db
+      .select({ reference: userModels.engineReference })
+      .from(userModels)
+      .where(eq(userModels.id, created.body.model.id));
+    return row?.reference ?? null;
+  }, Boolean);
+  // No public webhook URL here: the app's poll finds the finished training.
+  await fake.completeTraining(reference!);
+  model = await api.modelWhen(user, created.body.model.id, (m) => m.status === 'complete');
+});
+afterAll(async () => {
+  await app?.stop();
+  await fake?.close();
+});
+
+describe('generation with the Replicate engine', () => {
+  it('runs the trained version with the preset prompt and copies the image into our storage', async () => {
+    fake.scriptPrediction({ outcome: 'succeed', polls: 1 });
+    const done = await generate();
+    expect(done).toMatchObject({ status: 'complete', hasNsfwContent: false, isPreview: false });
+    const sent = fake.requests.findLast(
+      (r) => r.method === 'POST' && r.path === '/v1/predictions',
+    )!;
+    const body = (typeof sent.body === 'string' ? JSON.parse(sent.body) : sent.body) as {
+      version: string;
+      input: { prompt: string };
+    };
+    expect(body.version).toMatch(/^likeness-test\/likeness-.+:[0-9a-f]{64}$/);
+    expect(body.input.prompt).toBe('professional headshot photo of TOK, studio lighting');
+    expect(done.imageUrl).toMatch(/^\/api\/files\/users\//);
+    const image = await app.app!.inject({ method: 'GET', url: done.imageUrl! });
+    expect((await sharp(image.rawPayload).metadata()).width).toBe(768);
+  });
+
+  it('keeps a flagged image as blocked, with no file to serve, and no refund', async () => {
+    fake.scriptPrediction({ outcome: 'nsfw' });
+    const before = storedGenerationFiles().length;
+    const blocked = await generate();
+    expect(blocked).toMatchObject({
+      status: 'complete',
+      hasNsfwContent: true,
+      imageUrl: null,
+      downloadUrl: null,
+      thumbnailUrl: null,
+    });
+    expect(storedGenerationFiles()).toHaveLength(before);
+    expect(storedGenerationFiles().some((file) => file.startsWith(blocked.id))).toBe(false);
+    expect(await ledger(blocked.id)).toEqual([['generation', -1]]);
+
+    fake.scriptPrediction({ outcome: 'filtered' });
+    const filtered = await generate();
+    expect(filtered).toMatchObject({ status: 'complete', hasNsfwContent: true, imageUrl: null });
+  });
+
+  it('fails with the engine reason and refunds once', async () => {
+    fake.scriptPrediction({ outcome: 'fail', error: 'CUDA error: out of memory' });
+    const failed = await generate();
+    expect(failed).toMatchObject({ status: 'failed', failureReason: 'CUDA error: out of memory' });
+    expect(await ledger(failed.id)).toEqual([
+      ['generation', -1],
+      ['refund', 1],
+    ]);
+  });
+
+  it('retries a transient engine error, then completes, paid once', async () => {
+    fake.failNext({ match: 'POST /v1/predictions', status: 500 });
+    const done = await generate();
+    expect(done.status).toBe('complete');
+    expect(await ledger(done.id)).toEqual([['generation', -1]]);
+  });
+});
