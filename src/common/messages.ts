@@ -1138,6 +1138,18 @@ export const messages = {
     completed: 'AI Try-On completed! View your result below.',
     started: 'AI Try-On started! Results will appear below when ready.',
     failed: 'This try-on failed. Your credit has been refunded.',
+    // Why a try-on did not work, shown with the failed result (FASHN's runtime `error.name`s in
+    // words, and what the local preview engine can run into).
+    errors: {
+      imageLoad: "We couldn't load one of the images. Please upload it again.",
+      contentModeration: 'This image was blocked by the content filter.',
+      pose: "We couldn't find a body pose in the person photo. Use a photo showing the upper body.",
+      noFace:
+        "We couldn't find a face in the person photo. Use a photo showing your face and upper body.",
+      noGarment:
+        "We couldn't make out the garment in the garment photo. Use a photo of the garment on a plain background.",
+      generic: "We couldn't complete this try-on. Please try again.",
+    },
     downloadFailed: 'Failed to download image',
     downloaded: 'Image downloaded successfully!',
     resultsTitle: 'Your Try-On Results',

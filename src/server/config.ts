@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
@@ -116,6 +116,12 @@ const envSchema = z
     FAL_KEY: optionalText,
     FAL_QUEUE_BASE_URL: urlOr('https://queue.fal.run'),
     FAL_WEBHOOK_JWKS_URL: urlOr('https://rest.alpha.fal.ai/.well-known/jwks.json'),
+    // The try-on engine: `local` (in-process previews) or `fashn` (FASHN's tryon model; the key is
+    // required, the URL defaults to FASHN's and the webhook secret to one derived from AUTH_SECRET).
+    TRYON_ENGINE: z.enum(['local', 'fashn']).default('local'),
+    FASHN_API_KEY: optionalText,
+    FASHN_BASE_URL: urlOr('https://api.fashn.ai'),
+    FASHN_WEBHOOK_SECRET: optionalText,
   })
   .superRefine((env, ctx) => {
     const requireWith = (when: boolean, name: keyof typeof env, reason: string) => {
@@ -185,6 +191,7 @@ const envSchema = z
         });
     }
     requireWith(env.IMAGE_ENGINE === 'fal', 'FAL_KEY', 'when IMAGE_ENGINE=fal');
+    requireWith(env.TRYON_ENGINE === 'fashn', 'FASHN_API_KEY', 'when TRYON_ENGINE=fashn');
     if (env.AUTH_SECRET && env.AUTH_SECRET.length < 32) {
       ctx.addIssue({
         code: 'custom',
@@ -222,6 +229,7 @@ export interface Config {
   google: GoogleConfig | undefined;
   billing: BillingConfig;
   engine: EngineConfig;
+  tryOn: TryOnConfig;
 }
 
 export type EngineConfig =
@@ -246,6 +254,16 @@ export interface FalConfig {
   /** No trailing slash. */
   queueBaseUrl: string;
   webhookJwksUrl: string;
+}
+
+export type TryOnConfig = { provider: 'local' } | { provider: 'fashn'; fashn: FashnConfig };
+
+export interface FashnConfig {
+  apiKey: string;
+  /** e.g. https://api.fashn.ai: the host, without `/v1`, no trailing slash. */
+  baseUrl: string;
+  /** Keys the tokens in our webhook URLs (FASHN does not sign its webhooks). */
+  webhookSecret: string;
 }
 
 export type BillingConfig =
@@ -333,6 +351,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     billing: billingConfig(e),
     engine: engineConfig(e),
+    tryOn: tryOnConfig(e, () => e.AUTH_SECRET ?? embeddedSecret(dataDir)),
+  };
+}
+
+function tryOnConfig(e: z.infer<typeof envSchema>, authSecret: () => string): TryOnConfig {
+  if (e.TRYON_ENGINE !== 'fashn') return { provider: 'local' };
+  return {
+    provider: 'fashn',
+    fashn: {
+      apiKey: e.FASHN_API_KEY!,
+      baseUrl: e.FASHN_BASE_URL.replace(/\/+$/, ''),
+      // Unset: derived from AUTH_SECRET, so webhook URLs stay valid across restarts.
+      webhookSecret:
+        e.FASHN_WEBHOOK_SECRET ??
+        createHmac('sha256', authSecret()).update('likeness:fashn-webhook-token').digest('base64url'),
+    },
   };
 }
 

@@ -269,6 +269,7 @@ test('a Pro subscriber creates an AI model from validated photos and it trains',
     await expect(page.getByText('Setting saved')).toBeVisible();
     await page.reload();
     await expect(page.getByRole('switch', { name: 'Keep my training photos' })).toBeChecked();
+    await expectNoSeriousA11yViolations(page);
   });
 });
 

@@ -139,6 +139,6 @@ export type StudioSettings = z.infer<typeof studioSettingsSchema>;
 export const studioEvents = {
   /** data: { photoId, status } — a photo was added, validated or removed. */
   photoUpdated: 'photo.updated',
-  /** data: { modelId, status, progress } — a model was created, progressed, finished or deleted. */
+  /** data: { modelId, name, status, progress } — a model was created, progressed, finished or deleted. */
   modelUpdated: 'model.updated',
 } as const;

@@ -42,6 +42,34 @@ const CategoryPage = lazyPage(
   'CategoryPage',
 );
 const ModelPage = lazyPage(() => import('../features/catalog/pages/model-page.tsx'), 'ModelPage');
+const CreateModelPage = lazyPage(
+  () => import('../features/studio/pages/create-model-page.tsx'),
+  'CreateModelPage',
+);
+const ExamplePhotosPage = lazyPage(
+  () => import('../features/studio/pages/example-photos-page.tsx'),
+  'ExamplePhotosPage',
+);
+const UploadPhotosPage = lazyPage(
+  () => import('../features/studio/pages/upload-photos-page.tsx'),
+  'UploadPhotosPage',
+);
+const ValidationResultsPage = lazyPage(
+  () => import('../features/studio/pages/validation-results-page.tsx'),
+  'ValidationResultsPage',
+);
+const SelectGenderPage = lazyPage(
+  () => import('../features/studio/pages/select-gender-page.tsx'),
+  'SelectGenderPage',
+);
+const NameModelPage = lazyPage(
+  () => import('../features/studio/pages/name-model-page.tsx'),
+  'NameModelPage',
+);
+const MyModelsPage = lazyPage(
+  () => import('../features/studio/pages/my-models-page.tsx'),
+  'MyModelsPage',
+);
 const AdminPage = lazyPage(() => import('../features/admin/pages/admin-page.tsx'), 'AdminPage');
 const AccountPage = lazyPage(
   () => import('../features/account/pages/account-page.tsx'),
@@ -117,6 +145,13 @@ export function AppRouter() {
             <Route path={routes.dashboard} element={<DashboardPage />} />
             <Route path={routes.category} element={<CategoryPage />} />
             <Route path={routes.model} element={<ModelPage />} />
+            <Route path={routes.createModel} element={<CreateModelPage />} />
+            <Route path={routes.examplePhotos} element={<ExamplePhotosPage />} />
+            <Route path={routes.uploadPhotos} element={<UploadPhotosPage />} />
+            <Route path={routes.validationResults} element={<ValidationResultsPage />} />
+            <Route path={routes.selectGender} element={<SelectGenderPage />} />
+            <Route path={routes.nameModel} element={<NameModelPage />} />
+            <Route path={routes.myModels} element={<MyModelsPage />} />
             <Route path={routes.account} element={<AccountPage />} />
             <Route path={routes.subscription} element={<SubscriptionPage />} />
             <Route path={routes.buyCredits} element={<BuyCreditsPage />} />

@@ -160,7 +160,8 @@ async function send(url: string, method: HttpMethod, options: ApiRequestOptions)
   }
 }
 
-function errorFromBody(status: number, text: string): ApiError {
+/** The `ApiError` for a non-2xx answer's status and body text (shared with upload-file.ts). */
+export function errorFromBody(status: number, text: string): ApiError {
   let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;

@@ -5,3 +5,4 @@ export * from './billing.ts';
 export * from './catalog.ts';
 export * from './studio.ts';
 export * from './generation.ts';
+export * from './tryon.ts';

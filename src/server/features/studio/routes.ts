@@ -21,7 +21,7 @@ import { photos, rateLimits } from '../../../common/product.ts';
 import type { TrainingEngine } from '../../adapters/engine/training-engine.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Authenticator } from '../../http/authenticate.ts';
-import { normalizePhoto, receiveSingleFile } from './photo-intake.ts';
+import { normalizePhoto, receiveSingleFile } from '../../images/intake.ts';
 import type { StudioService } from './service.ts';
 import type { Training } from './training.ts';
 

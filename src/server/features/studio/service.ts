@@ -27,7 +27,7 @@ import { spendTraining } from '../billing/ledger.ts';
 import { lockSubscription } from '../billing/repository.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { deleteFilesJob, startTrainingJob, validatePhotoJob } from './jobs.ts';
-import type { NormalizedPhoto } from './photo-intake.ts';
+import type { NormalizedPhoto } from '../../images/intake.ts';
 import {
   attachPhotos,
   countDraftPhotos,
@@ -128,6 +128,7 @@ export function createStudioService(deps: StudioServiceDeps) {
         type: studioEvents.modelUpdated,
         data: {
           modelId: model.id,
+          name: model.name,
           status: model.status,
           progress: model.status === 'training' ? model.progress : null,
         },

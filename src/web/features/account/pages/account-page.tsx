@@ -10,6 +10,7 @@ import { useSession, useSignOut } from '../../auth/session.ts';
 import { CreditHistory } from '../../billing/components/credit-history.tsx';
 import { PlanGrid } from '../../billing/components/plan-grid.tsx';
 import { SubscriptionStatusCard } from '../../billing/components/subscription-status-card.tsx';
+import { TrainingPhotosSetting } from '../../studio/components/training-photos-setting.tsx';
 import { AccountDetailsCard } from '../components/account-details-card.tsx';
 import { DeleteAccountSection } from '../components/delete-account-section.tsx';
 
@@ -72,6 +73,7 @@ export function AccountPage() {
           className="size-4 text-neutral-400 transition-transform group-hover:translate-x-0.5 group-hover:text-neutral-700 motion-reduce:transition-none"
         />
       </Link>
+      <TrainingPhotosSetting />
       <CreditHistory />
       <DeleteAccountSection />
     </Container>

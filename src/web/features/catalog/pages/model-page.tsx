@@ -1,6 +1,15 @@
 import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, Coins, CreditCard, Lock, LogIn, Sparkles, UserRoundPlus } from 'lucide-react';
+import {
+  ArrowLeft,
+  Coins,
+  CreditCard,
+  Lock,
+  LogIn,
+  Plus,
+  Sparkles,
+  UserRoundPlus,
+} from 'lucide-react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import type { CatalogImage } from '../../../../common/api/catalog.ts';
 import { messages } from '../../../../common/messages.ts';
@@ -130,6 +139,7 @@ export function ModelPage() {
  * no API listing a user's models, so nobody has one: the picker says what to do instead.
  */
 function ModelPicker() {
+  const { pathname } = useLocation();
   return (
     <Card className="flex flex-col gap-4 p-5 md:p-6">
       <h2 className="text-sm font-medium text-neutral-500">{text.chooseYourModel}</h2>
@@ -140,6 +150,12 @@ function ModelPicker() {
         <div className="flex flex-col gap-1">
           <p className="font-semibold text-neutral-950">{text.modelPickerEmptyTitle}</p>
           <p className="text-sm leading-relaxed text-neutral-600">{text.modelPickerEmptyText}</p>
+          <Button asChild size="sm" variant="outline" className="mt-2 self-start">
+            <Link to={`${routes.createModel}?redirect=${encodeURIComponent(pathname)}`}>
+              <Plus aria-hidden="true" className="size-4" />
+              {messages.models.createNew}
+            </Link>
+          </Button>
         </div>
       </div>
     </Card>

@@ -1,21 +1,32 @@
 import { messages } from '../../../../common/messages.ts';
+import { Progress } from '../../../components/ui/progress.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 
 /**
- * Shown while the user's AI model trains (profile.trainingInProgress). A status region, so the
- * news is announced without taking focus; the estimate is the specification's fixed 10 minutes.
+ * Shown while the user's AI model trains. A status region, so the news is announced without
+ * taking focus. With the engine's progress it shows a bar; without, the specification's fixed
+ * estimate of 10 minutes.
  */
-export function TrainingBanner({ show }: { show: boolean }) {
+export function TrainingBanner({ show, progress }: { show: boolean; progress?: number | null }) {
   if (!show) return null;
+  const hasProgress = typeof progress === 'number';
   return (
     <div
       role="status"
+      data-testid="training-banner"
       className="flex items-center gap-4 rounded-card border border-accent-200 bg-accent-50 px-5 py-4"
     >
       <Spinner size="md" className="text-accent-600" />
-      <div className="flex flex-col gap-0.5">
+      <div className="flex flex-1 flex-col gap-1.5">
         <p className="font-semibold text-neutral-950">{messages.training.bannerTitle}</p>
-        <p className="text-sm text-neutral-700">{messages.training.bannerEstimate}</p>
+        {hasProgress ? (
+          <>
+            <p className="text-sm text-neutral-700">{messages.training.bannerProgress(progress)}</p>
+            <Progress value={progress} label={messages.training.bannerProgressLabel} />
+          </>
+        ) : (
+          <p className="text-sm text-neutral-700">{messages.training.bannerEstimate}</p>
+        )}
       </div>
     </div>
   );

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Images, LayoutGrid, Lock, PenLine, Shirt, Sparkles } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { messages } from '../../../../common/messages.ts';
@@ -12,6 +12,8 @@ import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSession } from '../../auth/session.ts';
 import { applySubscription, checkSubscription } from '../../billing/billing-api.ts';
 import { CategoryList } from '../../catalog/components/category-list.tsx';
+import { trainingBannerState } from '../../studio/model-status.ts';
+import { modelsQueryOptions } from '../../studio/studio-api.ts';
 import { PlanSummary } from '../components/plan-summary.tsx';
 import { StudioPlaceholder } from '../components/studio-placeholder.tsx';
 import { TrainingBanner } from '../components/training-banner.tsx';
@@ -36,6 +38,7 @@ export function DashboardPage() {
   usePaymentReturnRefresh();
   const [searchParams, setSearchParams] = useSearchParams();
   const studio = readStudioQuery(searchParams);
+  const training = useTrainingBanner(profile?.trainingInProgress === true);
   const tryOnLocked = !(subscription?.active === true && canUseTryOn(subscription.tier));
 
   const go = (next: Partial<{ main: StudioMain; sub: StudioSub }>) =>
@@ -60,7 +63,7 @@ export function DashboardPage() {
         description={text.studioSubtitle}
       />
 
-      <TrainingBanner show={profile?.trainingInProgress === true} />
+      <TrainingBanner {...training} />
       <PlanSummary subscription={subscription} />
 
       <Tabs value={studio.main} onValueChange={(value) => go({ main: value as StudioMain })}>
@@ -177,4 +180,18 @@ function usePaymentReturnRefresh() {
     }, timings.dashboardPaymentRefreshMs);
     return () => clearTimeout(timer);
   }, [paymentReturn, queryClient, setSearchParams]);
+}
+
+/**
+ * The training banner's state: the models list says whether a model trains and how far along it
+ * is (events keep it current; a slow poll while training covers a missed event), the profile's
+ * flag until the list arrives.
+ */
+function useTrainingBanner(profileTrainingInProgress: boolean) {
+  const models = useQuery({
+    ...modelsQueryOptions(),
+    refetchInterval: (query) =>
+      (query.state.data?.trainingInProgress ?? profileTrainingInProgress) ? 15_000 : false,
+  });
+  return trainingBannerState(models.data, profileTrainingInProgress);
 }

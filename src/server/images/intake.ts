@@ -6,12 +6,12 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import sharp, { type Metadata } from 'sharp';
-import { messages } from '../../../common/messages.ts';
-import { photos } from '../../../common/product.ts';
-import { AppError } from '../../http/app-error.ts';
+import { messages } from '../../common/messages.ts';
+import { photos } from '../../common/product.ts';
+import { AppError } from '../http/app-error.ts';
 
 /**
- * The way in for a user's photo: the multipart body is streamed to a temporary file (never held
+ * The way in for a user's pictures (training photos, try-on person and garment): the multipart body is streamed to a temporary file (never held
  * in memory whole), its type is read from its bytes, its size from its header before any
  * decoding (no decompression bombs), then it is decoded once, turned upright (EXIF orientation)
  * and re-encoded without metadata (no GPS, no camera serial).
@@ -42,20 +42,61 @@ const acceptedFormats = new Set(['jpeg', 'png', 'webp']);
 
 /** Streams the one file of a multipart request (field `file`) to a temporary file. */
 export async function receiveSingleFile(request: FastifyRequest): Promise<ReceivedFile> {
+  const { files } = await receiveUpload(request, { files: ['file'], fields: [] });
+  const file = files.get('file');
+  if (!file) throw new AppError('BAD_REQUEST', messages.upload.fileMissing);
+  return file;
+}
+
+export interface ReceivedUpload {
+  files: Map<string, ReceivedFile>;
+  fields: Map<string, string>;
+  /** Removes every temporary file. */
+  discard(): Promise<void>;
+}
+
+/**
+ * Streams the named file fields of a multipart request to temporary files (at most one each)
+ * and reads the named text fields; anything else is refused. Empty files count as missing.
+ * On any failure every temporary file is removed before the error is thrown.
+ */
+export async function receiveUpload(
+  request: FastifyRequest,
+  expected: { files: readonly string[]; fields: readonly string[] },
+): Promise<ReceivedUpload> {
   if (!request.isMultipart())
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.upload.notMultipart);
-  const target = path.join(os.tmpdir(), `likeness-upload-${randomUUID()}`);
-  const discard = () => rm(target, { force: true });
-  let received: { fileName: string } | undefined;
+  const files = new Map<string, ReceivedFile>();
+  const fields = new Map<string, string>();
+  const discard = async () => {
+    await Promise.all([...files.values()].map((file) => file.discard()));
+  };
   try {
     for await (const part of request.parts()) {
-      if (part.type !== 'file') continue;
-      if (part.fieldname !== 'file' || received) {
+      if (part.type !== 'file') {
+        if (!expected.fields.includes(part.fieldname) || typeof part.value !== 'string')
+          throw new AppError('BAD_REQUEST', messages.upload.oneFileOnly);
+        fields.set(part.fieldname, part.value);
+        continue;
+      }
+      if (!expected.files.includes(part.fieldname) || files.has(part.fieldname)) {
         part.file.resume();
         throw new AppError('BAD_REQUEST', messages.upload.oneFileOnly);
       }
+      const target = path.join(os.tmpdir(), `likeness-upload-${randomUUID()}`);
+      const file: ReceivedFile = {
+        path: target,
+        fileName: displayName(part.filename),
+        bytes: 0,
+        discard: () => rm(target, { force: true }),
+      };
+      files.set(part.fieldname, file);
       await pipeline(part.file, createWriteStream(target));
-      received = { fileName: displayName(part.filename) };
+      file.bytes = (await stat(target)).size;
+      if (file.bytes === 0) {
+        await file.discard();
+        files.delete(part.fieldname);
+      }
     }
   } catch (error) {
     await discard();
@@ -67,12 +108,7 @@ export async function receiveSingleFile(request: FastifyRequest): Promise<Receiv
       throw new AppError('BAD_REQUEST', messages.upload.oneFileOnly);
     throw new AppError('BAD_REQUEST', messages.upload.malformed);
   }
-  const bytes = received ? (await stat(target).catch(() => undefined))?.size : undefined;
-  if (!received || !bytes) {
-    await discard();
-    throw new AppError('BAD_REQUEST', messages.upload.fileMissing);
-  }
-  return { path: target, fileName: received.fileName, bytes, discard };
+  return { files, fields, discard };
 }
 
 /** A file name fit to show back to its owner: no folders, no control characters, bounded. */
@@ -112,7 +148,7 @@ export async function normalizePhoto(file: string): Promise<NormalizedPhoto> {
         height: Math.round(height * scale),
         fit: 'fill',
       })
-      .removeAlpha()
+      .flatten({ background: '#ffffff' })
       .toColourspace('srgb');
     const { data, info } = await upright.raw().toBuffer({ resolveWithObject: true });
     const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };

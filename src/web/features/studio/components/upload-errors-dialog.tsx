@@ -1,0 +1,50 @@
+import { messages } from '../../../../common/messages.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog.tsx';
+
+const text = messages.upload;
+
+/** "Upload Errors": one line per file that did not upload, with the server's reason. */
+export function UploadErrorsDialog({
+  errors,
+  open,
+  onOpenChange,
+}: {
+  errors: readonly string[];
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent closeLabel={messages.common.close}>
+        <DialogHeader>
+          <DialogTitle>{text.errorsTitle}</DialogTitle>
+          <DialogDescription>{text.someFailed(errors.length)}</DialogDescription>
+        </DialogHeader>
+        <ul className="flex flex-col gap-2 text-sm text-neutral-800">
+          {errors.map((error, index) => (
+            <li
+              key={`${index}-${error}`}
+              className="rounded-control border border-danger-100 bg-danger-50 px-3 py-2 break-words text-danger-700"
+            >
+              {error}
+            </li>
+          ))}
+        </ul>
+        <DialogFooter>
+          <DialogClose asChild>
+            <Button variant="outline">{messages.common.close}</Button>
+          </DialogClose>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,100 @@
+import type { UserModel } from '../../../common/api/studio.ts';
+import { messages } from '../../../common/messages.ts';
+import {
+  costs,
+  modelLimit,
+  routes,
+  tierName,
+  type SubscriptionState,
+  type Tier,
+} from '../../../common/product.ts';
+import { isSafeRedirect } from '../auth/post-login-redirect.ts';
+
+/** What Continue on /create-model does (spec §4), plus the plan's model limit. */
+export type CreateModelDecision =
+  /** No active plan: Continue goes to the plans, which come back to `redirect`. */
+  | { kind: 'subscribe'; to: string }
+  /** The plan's models are used up: no upload for nothing, say so instead. */
+  | { kind: 'limitReached'; message: string; canUpgrade: boolean }
+  /** No free training left but 50 credits or more: Continue asks first. */
+  | { kind: 'confirmCredits'; to: string }
+  /** No free training left and under 50 credits: Continue is disabled; Buy Credits instead. */
+  | { kind: 'insufficientCredits'; to: string; message: string }
+  /** A free training is left: straight on to the example photos. */
+  | { kind: 'proceed'; to: string };
+
+export interface CreateModelInput {
+  subscription: SubscriptionState | null;
+  /**
+   * The user's models that count toward the plan's limit; null while unknown (still loading or
+   * unreadable: the server enforces the limit anyway).
+   */
+  modelCount: number | null;
+  /** Where the plans page returns to (the page's `redirect` query, already made safe). */
+  redirect: string;
+}
+
+export function createModelDecision({
+  subscription,
+  modelCount,
+  redirect,
+}: CreateModelInput): CreateModelDecision {
+  const tier: Tier = subscription?.tier ?? 'none';
+  if (!subscription?.active || tier === 'none') {
+    return {
+      kind: 'subscribe',
+      to: `${routes.subscription}?redirect=${encodeURIComponent(redirect)}`,
+    };
+  }
+  const limit = modelLimit(tier);
+  if (modelCount !== null && modelCount >= limit) {
+    const topTier = tier === 'premium' || tier === 'enterprise';
+    return {
+      kind: 'limitReached',
+      message: topTier
+        ? messages.createModel.modelLimitReachedTopTier
+        : messages.createModel.modelLimitReached(tierName(tier), limit),
+      canUpgrade: !topTier,
+    };
+  }
+  if (subscription.monthlyFreeTrainingsLeft > 0) {
+    return { kind: 'proceed', to: routes.examplePhotos };
+  }
+  if (subscription.credits >= costs.trainingCredits) {
+    return { kind: 'confirmCredits', to: routes.examplePhotos };
+  }
+  return {
+    kind: 'insufficientCredits',
+    to: routes.buyCredits,
+    message: messages.createModel.insufficientCreditsForTraining(subscription.credits),
+  };
+}
+
+/** The in-dialog action: Continue with enough credits, else Buy Credits (spec §4). */
+export function creditsDialogAction(credits: number): { label: string; to: string } {
+  return credits >= costs.trainingCredits
+    ? { label: messages.createModel.useCreditsConfirm, to: routes.examplePhotos }
+    : { label: messages.createModel.buyCredits, to: routes.buyCredits };
+}
+
+/** The `redirect` query of /create-model: a path of this site, else the dashboard. */
+export function readRedirect(value: string | null): string {
+  return value && isSafeRedirect(value) ? value : routes.dashboard;
+}
+
+/**
+ * Models that use up a slot of the plan: every model except a failed one (a failed training is
+ * refunded and leaves nothing to generate with).
+ */
+export function countModelsTowardLimit(models: readonly Pick<UserModel, 'status'>[]): number {
+  return models.filter((model) => model.status !== 'failed').length;
+}
+
+/** What the next training will use, for the notes on /create-model and /name-model. */
+export type TrainingPayment = 'free-training' | 'credits' | 'insufficient';
+
+export function trainingPayment(subscription: SubscriptionState | null): TrainingPayment {
+  if (!subscription) return 'insufficient';
+  if (subscription.monthlyFreeTrainingsLeft > 0) return 'free-training';
+  return subscription.credits >= costs.trainingCredits ? 'credits' : 'insufficient';
+}

@@ -1,0 +1,145 @@
+import { useQuery } from '@tanstack/react-query';
+import { ArrowRight, CircleCheck, CircleX, RefreshCw } from 'lucide-react';
+import { Link } from 'react-router';
+import type { ExamplePhoto, GoodOrBad } from '../../../../common/api/catalog.ts';
+import { messages } from '../../../../common/messages.ts';
+import { routes } from '../../../../common/product.ts';
+import { Image } from '../../../components/image.tsx';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { FormAlert } from '../../../components/ui/form-alert.tsx';
+import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { FlowPage } from '../components/flow-page.tsx';
+import { examplePhotosQueryOptions } from '../studio-api.ts';
+
+const text = messages.examplePhotos;
+
+/** /example-photos: what good and bad training photos look like, then on to the upload. */
+export function ExamplePhotosPage() {
+  usePageTitle(messages.pageTitles.examplePhotos);
+  const query = useQuery(examplePhotosQueryOptions());
+  const photos = query.data?.photos ?? [];
+
+  return (
+    <FlowPage
+      size="lg"
+      title={text.title}
+      description={text.subtitle}
+      back={{ to: routes.createModel, label: messages.common.back }}
+    >
+      {query.isError ? (
+        <FormAlert>
+          <p>{text.loadFailed}</p>
+          <Button variant="outline" size="sm" className="mt-3" onClick={() => void query.refetch()}>
+            <RefreshCw aria-hidden="true" className="size-4" />
+            {messages.common.tryAgain}
+          </Button>
+        </FormAlert>
+      ) : null}
+      <div className="grid gap-8 md:grid-cols-2">
+        <ExampleGroup
+          kind="good"
+          title={text.good}
+          tips={text.goodTips}
+          photos={photos.filter((photo) => photo.goodOrBad === 'good')}
+          loading={query.isPending}
+        />
+        <ExampleGroup
+          kind="bad"
+          title={text.bad}
+          tips={text.badTips}
+          photos={photos.filter((photo) => photo.goodOrBad === 'bad')}
+          loading={query.isPending}
+        />
+      </div>
+      <Button asChild size="lg" className="self-start">
+        <Link to={routes.uploadPhotos}>
+          {text.continue}
+          <ArrowRight aria-hidden="true" className="size-4" />
+        </Link>
+      </Button>
+    </FlowPage>
+  );
+}
+
+function ExampleGroup({
+  kind,
+  title,
+  tips,
+  photos,
+  loading,
+}: {
+  kind: GoodOrBad;
+  title: string;
+  tips: readonly string[];
+  photos: ExamplePhoto[];
+  loading: boolean;
+}) {
+  const good = kind === 'good';
+  const Icon = good ? CircleCheck : CircleX;
+  const headingId = `examples-${kind}-title`;
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-4">
+      <h2
+        id={headingId}
+        className={cn(
+          'flex items-center gap-2 text-xl font-semibold',
+          good ? 'text-success-700' : 'text-danger-700',
+        )}
+      >
+        <Icon aria-hidden="true" className="size-5" />
+        {title}
+      </h2>
+      <ul className="flex flex-col gap-2">
+        {tips.map((tip) => (
+          <li key={tip} className="flex items-start gap-2 text-sm leading-relaxed text-neutral-700">
+            <Icon
+              aria-hidden="true"
+              className={cn(
+                'mt-0.5 size-4 shrink-0',
+                good ? 'text-success-600' : 'text-danger-600',
+              )}
+            />
+            {tip}
+          </li>
+        ))}
+      </ul>
+      {loading ? (
+        <div aria-hidden="true" className="grid grid-cols-2 gap-3">
+          {Array.from({ length: 4 }, (_, index) => (
+            <Skeleton key={index} shape="card" className="aspect-[4/5] w-full" />
+          ))}
+        </div>
+      ) : photos.length > 0 ? (
+        <ul className="grid grid-cols-2 gap-3">
+          {photos.map((photo) => (
+            <li key={photo.id}>
+              <Card className="flex h-full flex-col overflow-hidden">
+                <div className="relative">
+                  <Image
+                    src={photo.image.src}
+                    srcSet={photo.image.srcset}
+                    sizes="(min-width: 768px) 25vw, 50vw"
+                    alt={photo.image.alt || photo.caption}
+                    width={photo.image.width}
+                    height={photo.image.height}
+                    aspectRatio="4 / 5"
+                    className="w-full"
+                  />
+                  <Badge variant={good ? 'success' : 'danger'} className="absolute top-2 left-2">
+                    <Icon aria-hidden="true" />
+                    {good ? text.goodBadge : text.badBadge}
+                  </Badge>
+                </div>
+                <p className="p-3 text-xs leading-relaxed text-neutral-700">{photo.caption}</p>
+              </Card>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,92 @@
+import { useQuery } from '@tanstack/react-query';
+import { ArrowRight, RefreshCw } from 'lucide-react';
+import { useNavigate } from 'react-router';
+import { messages } from '../../../../common/messages.ts';
+import { photos, timings } from '../../../../common/product.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
+import { EmptyState } from '../../../components/ui/empty-state.tsx';
+import { Progress } from '../../../components/ui/progress.tsx';
+import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { notify } from '../../../components/ui/toast.ts';
+import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { FlowPage } from '../components/flow-page.tsx';
+import { PhotoCounts } from '../components/photo-counts.tsx';
+import { editPhotosPath, hasPendingPhotos, validationResultsContinue } from '../photo-rules.ts';
+import { photosQueryOptions } from '../studio-api.ts';
+
+const text = messages.validation;
+
+/**
+ * /validation-results: how many photos passed, failed or are still being checked (live, with
+ * the specification's 3 s poll as a fallback), and Continue, which needs at least 8 passed; with
+ * fewer it goes back to the photos and says why.
+ */
+export function ValidationResultsPage() {
+  usePageTitle(messages.pageTitles.validationResults);
+  const navigate = useNavigate();
+  const query = useQuery({
+    ...photosQueryOptions(),
+    refetchInterval: (state) =>
+      hasPendingPhotos(state.state.data?.counts) ? timings.validationPoll.resultsMs : false,
+  });
+
+  const onContinue = () => {
+    if (!query.data) return;
+    const next = validationResultsContinue(query.data.counts);
+    if (!next.ok) notify.error(next.message);
+    void navigate(next.to);
+  };
+
+  const counts = query.data?.counts;
+  const checked = counts ? counts.passed + counts.failed : 0;
+
+  return (
+    <FlowPage title={text.title} back={{ to: editPhotosPath, label: text.backToUpload }}>
+      {query.isPending ? (
+        <div aria-busy="true" className="grid grid-cols-2 gap-3 md:grid-cols-4">
+          <span role="status" className="sr-only">
+            {messages.common.loadingEllipsis}
+          </span>
+          {Array.from({ length: 4 }, (_, index) => (
+            <Skeleton key={index} className="h-20 w-full" />
+          ))}
+        </div>
+      ) : query.isError ? (
+        <EmptyState
+          title={<span role="alert">{text.loadFailed}</span>}
+          action={
+            <Button variant="outline" onClick={() => void query.refetch()}>
+              <RefreshCw aria-hidden="true" className="size-4" />
+              {messages.common.tryAgain}
+            </Button>
+          }
+        />
+      ) : (
+        <section aria-labelledby="summary-title" className="flex flex-col gap-6">
+          <h2 id="summary-title" className="text-xl font-semibold text-neutral-950">
+            {text.summaryTitle}
+          </h2>
+          <PhotoCounts counts={query.data.counts} />
+          {query.data.counts.total > 0 ? (
+            <Progress
+              value={checked}
+              max={query.data.counts.total}
+              label={text.validating}
+              showValue={query.data.counts.pending > 0}
+            />
+          ) : null}
+          <Card className="flex flex-col gap-4 p-5 md:flex-row md:items-center md:justify-between md:p-6">
+            <p className="text-sm leading-relaxed text-neutral-700">
+              {query.data.counts.passed < photos.min ? text.needAtLeast : null}
+            </p>
+            <Button size="lg" onClick={onContinue}>
+              {text.continue}
+              <ArrowRight aria-hidden="true" className="size-4" />
+            </Button>
+          </Card>
+        </section>
+      )}
+    </FlowPage>
+  );
+}
