@@ -41,6 +41,8 @@ import { healthRoutes } from './features/health/routes.ts';
 import type { Generation } from './features/generation/generation.ts';
 import { generationRoutes } from './features/generation/routes.ts';
 import type { Studio } from './features/studio/studio.ts';
+import { tryOnRoutes } from './features/tryon/routes.ts';
+import type { TryOnFeature } from './features/tryon/tryon.ts';
 import { studioRoutes } from './features/studio/routes.ts';
 import { AppError } from './http/app-error.ts';
 import { createAuthenticator } from './http/authenticate.ts';
@@ -58,6 +60,7 @@ export interface AppDeps {
   billing: Billing;
   studio: Studio;
   generation: Generation;
+  tryOn: TryOnFeature;
 }
 
 const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -238,6 +241,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(generationRoutes, {
     generation: deps.generation.service,
     storage: deps.storage,
+    authenticator,
+    rateLimited: config.rateLimit.enabled,
+  });
+  await app.register(tryOnRoutes, {
+    tryOn: deps.tryOn.service,
+    engine: deps.tryOn.engine,
     authenticator,
     rateLimited: config.rateLimit.enabled,
   });

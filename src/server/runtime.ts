@@ -7,6 +7,7 @@ import { createOutboxMailer } from './adapters/email/outbox-mailer.ts';
 import { createSmtpMailer } from './adapters/email/smtp-mailer.ts';
 import { createGenerationEngine } from './adapters/engine/create-generation-engine.ts';
 import { createTrainingEngine } from './adapters/engine/create-training-engine.ts';
+import { createTryOnEngine } from './adapters/engine/create-tryon-engine.ts';
 import { createStorage } from './adapters/storage/create-storage.ts';
 import { buildApp, type AppDeps } from './app.ts';
 import type { Config } from './config.ts';
@@ -19,6 +20,7 @@ import { createGeneration } from './features/generation/generation.ts';
 import { sendEmailJob } from './features/email/jobs.ts';
 import { createMemoryEventBus, createPostgresEventBus } from './features/events/event-bus.ts';
 import { createStudio } from './features/studio/studio.ts';
+import { createTryOn } from './features/tryon/tryon.ts';
 import { analyzePhoto, faceSimilarity } from './images/faces.ts';
 import { startJobQueue } from './jobs/job-queue.ts';
 import { createWorkers, jobTypes } from './jobs/registry.ts';
@@ -111,6 +113,17 @@ export async function start(
     faces,
     logger,
   });
+  const tryOn = createTryOn({
+    config,
+    db: database.db,
+    storage,
+    queue,
+    events,
+    billing,
+    generation,
+    engine: createTryOnEngine(config, storage),
+    logger,
+  });
   const deps: AppDeps = {
     config,
     logger,
@@ -123,6 +136,7 @@ export async function start(
     billing,
     studio,
     generation,
+    tryOn,
   };
 
   let app: FastifyInstance | undefined;
@@ -134,7 +148,7 @@ export async function start(
   }
   if (config.role !== 'web') {
     await generation.schedule();
-    await queue.work(createWorkers({ mailer, billing, studio, generation }));
+    await queue.work(createWorkers({ mailer, billing, studio, generation, tryOn }));
   }
 
   let stopping: Promise<void> | undefined;

@@ -10,6 +10,8 @@ import {
 } from '../features/studio/jobs.ts';
 import type { Studio } from '../features/studio/studio.ts';
 import type { Generation } from '../features/generation/generation.ts';
+import { runTryOnJob } from '../features/tryon/jobs.ts';
+import type { TryOnFeature } from '../features/tryon/tryon.ts';
 import { generateImageJob, sweepGenerationsJob } from '../features/generation/jobs.ts';
 import type { JobType, JobWorker } from './job-queue.ts';
 
@@ -23,6 +25,7 @@ export const jobTypes: JobType<unknown>[] = [
   deleteFilesJob,
   generateImageJob,
   sweepGenerationsJob,
+  runTryOnJob,
 ] as JobType<unknown>[];
 
 export interface WorkerDeps {
@@ -30,6 +33,7 @@ export interface WorkerDeps {
   billing: Pick<Billing, 'fulfilment'>;
   studio: Pick<Studio, 'workers'>;
   generation: Pick<Generation, 'workers'>;
+  tryOn: Pick<TryOnFeature, 'workers'>;
 }
 
 /** What a worker process consumes. */
@@ -39,5 +43,6 @@ export function createWorkers(deps: WorkerDeps): JobWorker<unknown>[] {
     monthlyGrantWorker(deps.billing.fulfilment),
     ...deps.studio.workers,
     ...deps.generation.workers,
+    ...deps.tryOn.workers,
   ];
 }

@@ -337,6 +337,14 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       return toGeneration(row);
     },
 
+    /** The stored image of a complete, unblocked generation of the user (a try-on's person). */
+    async imageKeyOf(userId: string, id: string): Promise<string> {
+      const row = await findGeneration(db, userId, id);
+      if (!row || row.status !== 'complete' || row.hasNsfwContent || !row.imageKey)
+        throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+      return row.imageKey;
+    },
+
     async markViewed(userId: string, id: string): Promise<Generation> {
       const row = await findGeneration(db, userId, id);
       if (!row) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);

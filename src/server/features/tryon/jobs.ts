@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { defineJobType } from '../../jobs/job-queue.ts';
+
+/** One try-on: start the engine, follow it to the end, store the result or fail and refund. */
+export const runTryOnJob = defineJobType('tryon.run', z.object({ tryOnId: z.string() }), {
+  retryLimit: 3,
+  retryDelaySeconds: 5,
+  retryBackoff: true,
+  expireInSeconds: 600,
+});

@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import sharp from 'sharp';
+import { tryOnEvents, type TryOn } from '../../../common/api/tryon.ts';
+import { messages } from '../../../common/messages.ts';
+import { canUseTryOn, costs, toTier, tryOn as tryOnRules } from '../../../common/product.ts';
+import { EngineError } from '../../adapters/engine/training-engine.ts';
+import type { TryOnEngine, TryOnState } from '../../adapters/engine/tryon-engine.ts';
+import type { Storage } from '../../adapters/storage/storage.ts';
+import type { Database, Executor } from '../../db/client.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { NormalizedPhoto } from '../../images/intake.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { userStorageKey } from '../account/storage-keys.ts';
+import { requireActiveSubscription } from '../billing/gates.ts';
+import { refund, spend } from '../billing/ledger.ts';
+import { findSubscription, lockSubscription } from '../billing/repository.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import { runTryOnJob } from './jobs.ts';
+import {
+  findTryOn,
+  findTryOnById,
+  insertTryOn,
+  listTryOns,
+  lockTryOnById,
+  updateTryOn,
+  type TryOnRow,
+} from './repository.ts';
+
+export interface TryOnServiceDeps {
+  db: Database;
+  storage: Storage;
+  queue: JobQueue;
+  events: EventBus;
+  engine: TryOnEngine;
+  /** The stored image of one of the user's complete generations (404 otherwise). */
+  generationImageKey(userId: string, generationId: string): Promise<string>;
+  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  publicUrl: string;
+  logger: FastifyBaseLogger;
+}
+
+/** The person: a fresh upload, or one of the user's generated images. */
+export type PersonSource = { upload: NormalizedPhoto } | { generationId: string };
+
+const tryOnReference = (id: string) => `tryon:${id}`;
+/** The list shows the newest try-ons; older ones stay downloadable from their own page. */
+const listLimit = 50;
+/** How long a run waits for the provider before handing the job back to the queue. */
+const runDeadlineMs = 4 * 60_000;
+
+export function createTryOnService(deps: TryOnServiceDeps) {
+  const { db, storage, queue, events, engine, logger } = deps;
+
+  async function signed(key: string | null, downloadName?: string): Promise<string | null> {
+    if (!key || !(await storage.exists(key))) return null;
+    return storage.signedUrl(key, downloadName ? { downloadName } : {});
+  }
+
+  async function toTryOn(row: TryOnRow): Promise<TryOn> {
+    const done = row.status === 'completed';
+    return {
+      id: row.id,
+      status: row.status as TryOn['status'],
+      failureReason: row.status === 'failed' ? (row.failureReason ?? null) : null,
+      personImageUrl: await signed(row.personKey),
+      garmentImageUrl: await signed(row.garmentKey),
+      resultImageUrl: done ? await signed(row.resultKey) : null,
+      downloadUrl: done ? await signed(row.resultKey, `try-on-${row.id.slice(0, 8)}.jpg`) : null,
+      isPreview: engine.makesPreviews,
+      createdAt: row.createdAt.toISOString(),
+      completedAt: row.completedAt?.toISOString() ?? null,
+    };
+  }
+
+  async function publish(row: TryOnRow) {
+    await events
+      .publish(row.userId, {
+        type: tryOnEvents.tryOnUpdated,
+        data: { tryOnId: row.id, status: row.status },
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'try-on event not published'));
+  }
+
+  /** Ends a try-on once: completed with its stored result, or failed with a reason and a refund. */
+  async function end(id: string, state: Exclude<TryOnState, { status: 'running' }>) {
+    let resultKey: string | null = null;
+    const row = await findTryOnById(db, id);
+    if (!row || row.status !== 'processing') return;
+    if (state.status === 'succeeded') {
+      resultKey = userStorageKey(row.userId, 'tryon-results', `${id}.jpg`);
+      const jpeg = await sharp(state.image.bytes, { limitInputPixels: 40_000_000 })
+        .rotate()
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: 90 })
+        .toBuffer();
+      await storage.put(resultKey, jpeg, 'image/jpeg');
+    }
+    const ended = await deps.transaction(async (tx) => {
+      const current = await lockTryOnById(tx, id);
+      if (!current || current.status !== 'processing') return undefined;
+      if (state.status === 'failed') await refund(tx, current.userId, tryOnReference(id));
+      return updateTryOn(tx, id, {
+        status: state.status === 'succeeded' ? 'completed' : 'failed',
+        failureReason: state.status === 'failed' ? state.error : null,
+        resultKey,
+        completedAt: new Date(),
+      });
+    });
+    if (ended) await publish(ended);
+    else if (resultKey) await storage.delete(resultKey).catch(() => {});
+  }
+
+  async function absoluteUrl(key: string): Promise<string> {
+    return new URL(await storage.signedUrl(key), deps.publicUrl).toString();
+  }
+
+  return {
+    toTryOn,
+
+    /** The tier comes first, before a byte of the upload is read. */
+    async assertTier(userId: string): Promise<void> {
+      const subscription = await findSubscription(db, userId);
+      if (!canUseTryOn(toTier(subscription?.tier ?? 'none')))
+        throw new AppError('TIER_REQUIRED', messages.tryon.proOnly);
+    },
+
+    /**
+     * Stores the pictures under the user's person-uploads/ and garment-uploads/ folders and, in one
+     * transaction, spends the credit, records the try-on and enqueues it.
+     */
+    async create(
+      userId: string,
+      person: PersonSource | undefined,
+      garment: NormalizedPhoto | undefined,
+    ): Promise<TryOn> {
+      if (!person || !garment) throw new AppError('BAD_REQUEST', messages.tryon.selectBoth);
+      const id = randomUUID();
+      const stamp = `${Date.now()}-${id.slice(0, 8)}`;
+      const written: string[] = [];
+      try {
+        let personKey: string;
+        if ('upload' in person) {
+          personKey = userStorageKey(userId, 'person-uploads', `${stamp}.jpg`);
+          await storage.put(personKey, person.upload.jpeg, 'image/jpeg');
+          written.push(personKey);
+        } else {
+          personKey = await deps.generationImageKey(userId, person.generationId);
+        }
+        const garmentKey = userStorageKey(userId, 'garment-uploads', `${stamp}.jpg`);
+        await storage.put(garmentKey, garment.jpeg, 'image/jpeg');
+        written.push(garmentKey);
+        const row = await deps.transaction(async (tx) => {
+          const subscription = await lockSubscription(tx, userId);
+          if (!canUseTryOn(toTier(subscription.tier)))
+            throw new AppError('TIER_REQUIRED', messages.tryon.proOnly);
+          requireActiveSubscription(subscription, messages.generation.needSubscription);
+          await spend(tx, userId, costs.creditsPerTryOn, 'tryon', tryOnReference(id));
+          const inserted = await insertTryOn(tx, {
+            id,
+            userId,
+            personKey,
+            garmentKey,
+            engine: engine.name,
+          });
+          await queue.send(runTryOnJob, { tryOnId: id }, { tx });
+          return inserted;
+        });
+        await publish(row);
+        return toTryOn(row);
+      } catch (error) {
+        await Promise.all(written.map((key) => storage.delete(key).catch(() => {})));
+        throw error;
+      }
+    },
+
+    async list(userId: string) {
+      return { tryOns: await Promise.all((await listTryOns(db, userId, listLimit)).map(toTryOn)) };
+    },
+
+    async get(userId: string, id: string): Promise<TryOn> {
+      const row = await findTryOn(db, userId, id);
+      if (!row) throw new AppError('NOT_FOUND', messages.tryon.notFound);
+      return toTryOn(row);
+    },
+
+    /** The run job: start the engine, then follow it until it ends (a webhook may end it first). */
+    async run(id: string, job: { isLastAttempt: boolean; signal: AbortSignal }): Promise<void> {
+      const row = await findTryOnById(db, id);
+      if (!row || row.status !== 'processing') return;
+      try {
+        let reference = row.engineReference;
+        if (!reference) {
+          const started = await engine.start({
+            tryOnId: id,
+            userId: row.userId,
+            personUrl: await absoluteUrl(row.personKey),
+            personKey: row.personKey,
+            garmentUrl: await absoluteUrl(row.garmentKey),
+            garmentKey: row.garmentKey,
+            options: tryOnRules.engineOptions,
+            webhookUrl:
+              engine.name === 'local'
+                ? null
+                : engine.webhookUrl(`${deps.publicUrl}/api/webhooks/tryon/${engine.name}`, id),
+          });
+          if (started.state && started.state.status !== 'running')
+            return await end(id, started.state);
+          reference = started.reference;
+          if (!reference)
+            return await end(id, { status: 'failed', error: messages.tryon.errors.generic });
+          await updateTryOn(db, id, { engineReference: reference });
+        }
+        const deadline = Date.now() + runDeadlineMs;
+        for (let pause = 1000; Date.now() < deadline; pause = Math.min(pause * 1.5, 5000)) {
+          if (job.signal.aborted) throw new EngineError('stopped', { transient: true });
+          const current = await findTryOnById(db, id);
+          if (current?.status !== 'processing') return; // the webhook ended it
+          const state = await engine.status(reference);
+          if (state.status !== 'running') return await end(id, state);
+          await new Promise((resolve) => setTimeout(resolve, pause));
+        }
+        throw new EngineError('the try-on is still running', { transient: true });
+      } catch (error) {
+        const transient = !(error instanceof EngineError) || error.transient;
+        logger.warn({ err: error, tryOnId: id }, 'try-on run did not finish');
+        if (transient && !job.isLastAttempt) throw error;
+        await end(id, {
+          status: 'failed',
+          error:
+            error instanceof EngineError && !error.transient
+              ? error.message
+              : messages.tryon.errors.generic,
+        });
+      }
+    },
+
+    /** A webhook told us a try-on changed: re-read its state from the provider (never the body). */
+    async webhook(id: string): Promise<boolean> {
+      const row = await findTryOnById(db, id);
+      if (!row?.engineReference) return false;
+      if (row.status !== 'processing') return true;
+      const state = await engine.status(row.engineReference);
+      if (state.status !== 'running') await end(id, state);
+      return true;
+    },
+  };
+}
+
+export type TryOnService = ReturnType<typeof createTryOnService>;

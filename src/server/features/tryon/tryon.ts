@@ -1,0 +1,44 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { TryOnEngine } from '../../adapters/engine/tryon-engine.ts';
+import type { Storage } from '../../adapters/storage/storage.ts';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { defineWorker, type JobQueue, type JobWorker } from '../../jobs/job-queue.ts';
+import type { Billing } from '../billing/billing.ts';
+import type { EventBus } from '../events/event-bus.ts';
+import type { Generation } from '../generation/generation.ts';
+import { runTryOnJob } from './jobs.ts';
+import { createTryOnService } from './service.ts';
+
+/** Try-on wired together around the configured engine. */
+export function createTryOn(deps: {
+  config: Config;
+  db: Database;
+  storage: Storage;
+  queue: JobQueue;
+  events: EventBus;
+  billing: Pick<Billing, 'ledger'>;
+  generation: Pick<Generation, 'service'>;
+  engine: TryOnEngine;
+  logger: FastifyBaseLogger;
+}) {
+  const service = createTryOnService({
+    db: deps.db,
+    storage: deps.storage,
+    queue: deps.queue,
+    events: deps.events,
+    engine: deps.engine,
+    generationImageKey: (userId, id) => deps.generation.service.imageKeyOf(userId, id),
+    transaction: deps.billing.ledger.transaction,
+    publicUrl: deps.config.publicUrl,
+    logger: deps.logger,
+  });
+  const workers = [
+    defineWorker(runTryOnJob, ({ tryOnId }, job) =>
+      service.run(tryOnId, { isLastAttempt: job.isLastAttempt, signal: job.signal }),
+    ),
+  ] as JobWorker<unknown>[];
+  return { engine: deps.engine, service, workers };
+}
+
+export type TryOnFeature = ReturnType<typeof createTryOn>;
