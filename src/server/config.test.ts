@@ -151,3 +151,94 @@ describe('image engine configuration', () => {
     );
   });
 });
+
+describe('try-on engine configuration', () => {
+  const secret = 'a'.repeat(40);
+
+  it('is local by default, whatever the image engine', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).tryOn).toEqual({ provider: 'local' });
+    expect(loadConfig({ FASHN_API_KEY: 'fa-key', DATA_DIR: dataDir() }).tryOn).toEqual({
+      provider: 'local',
+    });
+  });
+
+  it('reads FASHN with its defaults, the webhook secret derived from AUTH_SECRET', () => {
+    const config = loadConfig({
+      TRYON_ENGINE: 'fashn',
+      FASHN_API_KEY: 'fa-key',
+      AUTH_SECRET: secret,
+      DATA_DIR: dataDir(),
+    });
+    expect(config.tryOn).toEqual({
+      provider: 'fashn',
+      fashn: {
+        apiKey: 'fa-key',
+        baseUrl: 'https://api.fashn.ai',
+        webhookSecret: expect.any(String),
+      },
+    });
+    const derived = config.tryOn.provider === 'fashn' ? config.tryOn.fashn.webhookSecret : '';
+    // Stable for one AUTH_SECRET, different for another, and never AUTH_SECRET itself.
+    const again = loadConfig({
+      TRYON_ENGINE: 'fashn',
+      FASHN_API_KEY: 'fa-key',
+      AUTH_SECRET: secret,
+      DATA_DIR: dataDir(),
+    }).tryOn;
+    const other = loadConfig({
+      TRYON_ENGINE: 'fashn',
+      FASHN_API_KEY: 'fa-key',
+      AUTH_SECRET: 'b'.repeat(40),
+      DATA_DIR: dataDir(),
+    }).tryOn;
+    expect(again).toMatchObject({ fashn: { webhookSecret: derived } });
+    expect(other).not.toMatchObject({ fashn: { webhookSecret: derived } });
+    expect(derived.length).toBeGreaterThanOrEqual(32);
+    expect(derived).not.toContain(secret);
+  });
+
+  it('derives the webhook secret from the generated AUTH_SECRET when none is set', () => {
+    const dir = dataDir();
+    const env = { TRYON_ENGINE: 'fashn', FASHN_API_KEY: 'fa-key', DATA_DIR: dir };
+    expect(loadConfig(env).tryOn).toEqual(loadConfig(env).tryOn);
+  });
+
+  it('takes an explicit URL and webhook secret', () => {
+    expect(
+      loadConfig({
+        TRYON_ENGINE: 'fashn',
+        FASHN_API_KEY: 'fa-key',
+        FASHN_BASE_URL: 'http://127.0.0.1:4020/',
+        FASHN_WEBHOOK_SECRET: 'our-own-webhook-secret',
+        DATA_DIR: dataDir(),
+      }).tryOn,
+    ).toEqual({
+      provider: 'fashn',
+      fashn: {
+        apiKey: 'fa-key',
+        baseUrl: 'http://127.0.0.1:4020',
+        webhookSecret: 'our-own-webhook-secret',
+      },
+    });
+  });
+
+  it('refuses FASHN without its key, naming it, and refuses an unknown engine', () => {
+    expect(() => loadConfig({ TRYON_ENGINE: 'fashn', DATA_DIR: dataDir() })).toThrow(
+      /FASHN_API_KEY is required when TRYON_ENGINE=fashn/,
+    );
+    expect(() =>
+      loadConfig({ TRYON_ENGINE: 'fashn', FASHN_API_KEY: '', DATA_DIR: dataDir() }),
+    ).toThrow(/FASHN_API_KEY/);
+    expect(() => loadConfig({ TRYON_ENGINE: 'kolors', DATA_DIR: dataDir() })).toThrow(
+      /TRYON_ENGINE/,
+    );
+    expect(() =>
+      loadConfig({
+        TRYON_ENGINE: 'fashn',
+        FASHN_API_KEY: 'fa-key',
+        FASHN_BASE_URL: 'not a url',
+        DATA_DIR: dataDir(),
+      }),
+    ).toThrow(/FASHN_BASE_URL/);
+  });
+});

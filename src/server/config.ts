@@ -365,7 +365,9 @@ function tryOnConfig(e: z.infer<typeof envSchema>, authSecret: () => string): Tr
       // Unset: derived from AUTH_SECRET, so webhook URLs stay valid across restarts.
       webhookSecret:
         e.FASHN_WEBHOOK_SECRET ??
-        createHmac('sha256', authSecret()).update('likeness:fashn-webhook-token').digest('base64url'),
+        createHmac('sha256', authSecret())
+          .update('likeness:fashn-webhook-token')
+          .digest('base64url'),
     },
   };
 }

@@ -15,7 +15,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { requireActiveSubscription } from '../billing/gates.ts';
 import { spend } from '../billing/ledger.ts';
-import { lockSubscription } from '../billing/repository.ts';
+import { findSubscription, lockSubscription } from '../billing/repository.ts';
 import type { EnginePreset } from '../catalog/service.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { ModelRow } from '../studio/repository.ts';
@@ -151,6 +151,17 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     return inserted;
   }
 
+  /** A tier gate read before anything else (the transaction checks it again under the lock). */
+  async function requireTier(
+    userId: string,
+    allowed: (tier: ReturnType<typeof toTier>) => boolean,
+    message: string,
+  ): Promise<void> {
+    const subscription = await findSubscription(db, userId);
+    if (!allowed(toTier(subscription?.tier ?? 'none')))
+      throw new AppError('TIER_REQUIRED', message);
+  }
+
   function encodeCursor(row: GenerationRow): string {
     return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
   }
@@ -205,15 +216,17 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       userId: string,
       request: { userModelId?: string | null | undefined; prompt: string },
     ): Promise<Generation> {
+      // The checks in the specification's order; models are read before the transaction (their
+      // reads use other connections), the subscription is locked and checked again inside it.
+      await requireTier(userId, canUseCustomPrompts, messages.generation.customPromptsProOnly);
+      const prompt = request.prompt.trim();
+      if (!prompt) throw new AppError('BAD_REQUEST', messages.generation.enterPrompt);
+      if (!request.userModelId) throw new AppError('BAD_REQUEST', messages.generation.selectModel);
+      const model = (await readyModel(userId, request.userModelId))!;
       const [row] = await deps.transaction(async (tx) => {
         const subscription = await lockSubscription(tx, userId);
         if (!canUseCustomPrompts(toTier(subscription.tier)))
           throw new AppError('TIER_REQUIRED', messages.generation.customPromptsProOnly);
-        const prompt = request.prompt.trim();
-        if (!prompt) throw new AppError('BAD_REQUEST', messages.generation.enterPrompt);
-        if (!request.userModelId)
-          throw new AppError('BAD_REQUEST', messages.generation.selectModel);
-        const model = (await readyModel(userId, request.userModelId))!;
         requireActiveSubscription(subscription, messages.generation.needSubscription);
         return accept(
           tx,
@@ -240,46 +253,45 @@ export function createGenerationService(deps: GenerationServiceDeps) {
      * counted as failures, not charged.
      */
     async bulk(userId: string, request: BulkRequest) {
+      await requireTier(userId, canUseBulk, messages.bulk.proOnly);
+      const selected =
+        request.kind === 'presets'
+          ? [...new Set(request.presetIds)]
+          : [...new Set(request.userModelIds)];
+      if (selected.length === 0) throw new AppError('BAD_REQUEST', messages.bulk.selectAtLeastOne);
+      let items: Parameters<typeof accept>[2];
+      let label: string;
+      if (request.kind === 'custom') {
+        const prompt = request.prompt.trim();
+        if (!prompt) throw new AppError('BAD_REQUEST', messages.bulk.enterPrompt);
+        const models = await Promise.all(selected.map((id) => sources.ownModel(userId, id)));
+        items = models
+          .filter((model): model is ModelRow => model?.status === 'complete' && !!model.weights)
+          .map((model) => ({
+            userModelId: model.id,
+            userModelName: model.name,
+            presetId: null,
+            modelName: messages.generation.customModelName(model.name),
+            promptText: prompt,
+          }));
+        label = messages.bulk.jobLabel;
+      } else {
+        if (!request.userModelId) throw new AppError('BAD_REQUEST', messages.bulk.chooseUserModel);
+        const model = (await readyModel(userId, request.userModelId))!;
+        const presets = await sources.enginePresets(selected);
+        items = presets.map((preset) => ({
+          userModelId: model.id,
+          userModelName: model.name,
+          presetId: preset.id,
+          modelName: preset.displayName,
+          promptText: null,
+        }));
+        label = messages.bulk.presetJobLabel(presets.length, model.name);
+      }
       const result = await deps.transaction(async (tx) => {
         const subscription = await lockSubscription(tx, userId);
         if (!canUseBulk(toTier(subscription.tier)))
           throw new AppError('TIER_REQUIRED', messages.bulk.proOnly);
-        const selected =
-          request.kind === 'presets'
-            ? [...new Set(request.presetIds)]
-            : [...new Set(request.userModelIds)];
-        if (selected.length === 0)
-          throw new AppError('BAD_REQUEST', messages.bulk.selectAtLeastOne);
-        let items: Parameters<typeof accept>[2];
-        let label: string;
-        if (request.kind === 'custom') {
-          const prompt = request.prompt.trim();
-          if (!prompt) throw new AppError('BAD_REQUEST', messages.bulk.enterPrompt);
-          const models = await Promise.all(selected.map((id) => sources.ownModel(userId, id)));
-          items = models
-            .filter((model): model is ModelRow => model?.status === 'complete' && !!model.weights)
-            .map((model) => ({
-              userModelId: model.id,
-              userModelName: model.name,
-              presetId: null,
-              modelName: messages.generation.customModelName(model.name),
-              promptText: prompt,
-            }));
-          label = messages.bulk.jobLabel;
-        } else {
-          if (!request.userModelId)
-            throw new AppError('BAD_REQUEST', messages.bulk.chooseUserModel);
-          const model = (await readyModel(userId, request.userModelId))!;
-          const presets = await sources.enginePresets(selected);
-          items = presets.map((preset) => ({
-            userModelId: model.id,
-            userModelName: model.name,
-            presetId: preset.id,
-            modelName: preset.displayName,
-            promptText: null,
-          }));
-          label = messages.bulk.presetJobLabel(presets.length, model.name);
-        }
         requireActiveSubscription(subscription, messages.generation.needSubscription);
         if (items.length === 0) throw new AppError('BAD_REQUEST', messages.bulk.noneQueued);
         if (subscription.credits < items.length * costs.creditsPerBulkImage)

@@ -200,9 +200,10 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
         const transient = !(error instanceof EngineError) || error.transient;
         logger.warn({ err: error, generationId }, 'engine call failed');
         if (transient && !job.isLastAttempt) throw error;
+        // The provider's own words stay in the log; the user gets ours.
         return void (await end(generationId, {
           status: 'failed',
-          reason: error instanceof EngineError ? error.message : messages.generation.failed,
+          reason: messages.generation.failed,
         }));
       }
       if (outcome.status === 'failed')

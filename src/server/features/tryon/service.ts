@@ -225,13 +225,8 @@ export function createTryOnService(deps: TryOnServiceDeps) {
         const transient = !(error instanceof EngineError) || error.transient;
         logger.warn({ err: error, tryOnId: id }, 'try-on run did not finish');
         if (transient && !job.isLastAttempt) throw error;
-        await end(id, {
-          status: 'failed',
-          error:
-            error instanceof EngineError && !error.transient
-              ? error.message
-              : messages.tryon.errors.generic,
-        });
+        // The provider's own words stay in the log; the user gets ours.
+        await end(id, { status: 'failed', error: messages.tryon.errors.generic });
       }
     },
 

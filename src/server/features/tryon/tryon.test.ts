@@ -5,7 +5,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TryOn } from '../../../common/api/tryon.ts';
 import { messages } from '../../../common/messages.ts';
-import { creditLedger } from '../../db/schema/index.ts';
+import { creditLedger, tryOns } from '../../db/schema/index.ts';
+import { startFakeFashn, type FakeFashn } from '../../../../tests/fakes/fashn-api.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
 import { overTenMegabyteJpeg } from '../../../../tests/helpers/uploads.ts';
@@ -210,5 +211,97 @@ describe('refusals that change nothing', () => {
     expect(
       (await api.call<{ tryOns: TryOn[] }>(stranger, 'GET', '/api/tryons')).body.tryOns,
     ).toEqual([]);
+  });
+});
+
+describe('try-on with FASHN (over real HTTP against its fake)', () => {
+  let fashn: FakeFashn;
+  let remote: TestApp;
+  let remoteApi: ReturnType<typeof apiCaller>;
+  let user: SignedInUser;
+
+  async function startRemote(parts: Parameters<typeof multipartBody>[0]) {
+    const body = multipartBody(parts);
+    const response = await remote.app!.inject({
+      method: 'POST',
+      url: '/api/tryons',
+      headers: { ...user.headers, 'content-type': body.contentType },
+      payload: body.payload,
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    return (response.json() as { tryOn: TryOn }).tryOn;
+  }
+
+  async function runOf(tryOnId: string) {
+    const [row] = await remote.deps.database.db
+      .select({ reference: tryOns.engineReference })
+      .from(tryOns)
+      .where(eq(tryOns.id, tryOnId));
+    return row?.reference ?? null;
+  }
+
+  beforeAll(async () => {
+    fashn = await startFakeFashn();
+    remote = await createTestApp({ listen: true, env: fashn.env });
+    remoteApi = apiCaller(remote);
+    user = await signUp(remote);
+    await remoteApi.buyPlan(user, 'price_pro');
+  });
+  afterAll(async () => {
+    await remote?.stop();
+    await fashn?.close();
+  });
+
+  it('ends by the webhook (token checked, state re-read from FASHN) with the result copied to our storage', async () => {
+    fashn.scriptRun({ outcome: 'succeed', polls: Infinity });
+    const tryOn = await startRemote([
+      { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
+      { name: 'garment', file: garment },
+    ]);
+    const reference = await waitFor(() => runOf(tryOn.id), Boolean);
+    const run = fashn.run(reference!)!;
+    expect(run.inputs).toMatchObject({
+      category: 'auto',
+      mode: 'balanced',
+      garment_photo_type: 'auto',
+    });
+    expect(run.webhookUrl).toContain(`tryon=${tryOn.id}`);
+
+    // A delivery with a forged token is refused and changes nothing.
+    const forged = new URL(run.webhookUrl!);
+    forged.searchParams.set('token', 'forged');
+    const refused = await fetch(forged, { method: 'POST', body: '{"status":"completed"}' });
+    expect(refused.status).toBe(401);
+
+    await fashn.complete(reference!);
+    const done = (
+      await waitFor(
+        () => remoteApi.call<{ tryOn: TryOn }>(user, 'GET', `/api/tryons/${tryOn.id}`),
+        (response) => response.body.tryOn.status !== 'processing',
+      )
+    ).body.tryOn;
+    expect(done).toMatchObject({ status: 'completed', isPreview: false });
+    expect(done.resultImageUrl).toMatch(/^\/api\/files\/users\//);
+    expect(fashn.webhooks.at(-1)?.status).toBe(200);
+  });
+
+  it('maps a runtime error to words and refunds once', async () => {
+    fashn.scriptRun({ outcome: 'fail', errorName: 'ContentModerationError', polls: 0 });
+    const before = (await remoteApi.subscription(user)).credits;
+    const tryOn = await startRemote([
+      { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
+      { name: 'garment', file: garment },
+    ]);
+    const failed = (
+      await waitFor(
+        () => remoteApi.call<{ tryOn: TryOn }>(user, 'GET', `/api/tryons/${tryOn.id}`),
+        (response) => response.body.tryOn.status !== 'processing',
+      )
+    ).body.tryOn;
+    expect(failed).toMatchObject({
+      status: 'failed',
+      failureReason: messages.tryon.errors.contentModeration,
+    });
+    expect((await remoteApi.subscription(user)).credits).toBe(before);
   });
 });
