@@ -29,6 +29,7 @@ const ContactPage = lazyPage(
   'ContactPage',
 );
 const QuizPage = lazyPage(() => import('../features/quiz/pages/quiz-page.tsx'), 'QuizPage');
+const TryOnPage = lazyPage(() => import('../features/tryon/pages/tryon-page.tsx'), 'TryOnPage');
 const QuizResultsPage = lazyPage(
   () => import('../features/quiz/pages/quiz-results-page.tsx'),
   'QuizResultsPage',
@@ -69,6 +70,22 @@ const NameModelPage = lazyPage(
 const MyModelsPage = lazyPage(
   () => import('../features/studio/pages/my-models-page.tsx'),
   'MyModelsPage',
+);
+const CustomPromptPage = lazyPage(
+  () => import('../features/generation/pages/custom-prompt-page.tsx'),
+  'CustomPromptPage',
+);
+const BulkGeneratePage = lazyPage(
+  () => import('../features/generation/pages/bulk-generate-page.tsx'),
+  'BulkGeneratePage',
+);
+const BulkGenerationPage = lazyPage(
+  () => import('../features/generation/pages/bulk-generation-page.tsx'),
+  'BulkGenerationPage',
+);
+const GenerationPage = lazyPage(
+  () => import('../features/generation/pages/generation-page.tsx'),
+  'GenerationPage',
 );
 const AdminPage = lazyPage(() => import('../features/admin/pages/admin-page.tsx'), 'AdminPage');
 const AccountPage = lazyPage(
@@ -116,6 +133,7 @@ export function AppRouter() {
           <Route index element={<HomePage />} />
           <Route path={routes.quiz} element={<QuizPage />} />
           <Route path={routes.quizResults} element={<QuizResultsPage />} />
+          <Route path={routes.tryOn} element={<TryOnPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Route>
 
@@ -152,6 +170,10 @@ export function AppRouter() {
             <Route path={routes.selectGender} element={<SelectGenderPage />} />
             <Route path={routes.nameModel} element={<NameModelPage />} />
             <Route path={routes.myModels} element={<MyModelsPage />} />
+            <Route path={routes.customPrompt} element={<CustomPromptPage />} />
+            <Route path={routes.bulkGenerate} element={<BulkGeneratePage />} />
+            <Route path={routes.bulkGeneration} element={<BulkGenerationPage />} />
+            <Route path={routes.generation} element={<GenerationPage />} />
             <Route path={routes.account} element={<AccountPage />} />
             <Route path={routes.subscription} element={<SubscriptionPage />} />
             <Route path={routes.buyCredits} element={<BuyCreditsPage />} />

@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Images, LayoutGrid, Lock, PenLine, Shirt, Sparkles } from 'lucide-react';
-import { Link, useSearchParams } from 'react-router';
+import { LayoutGrid, Lock, Shirt, Sparkles } from 'lucide-react';
+import { useSearchParams } from 'react-router';
 import { messages } from '../../../../common/messages.ts';
-import { canUseTryOn, routes, subscriptionFrom, timings } from '../../../../common/product.ts';
+import { canUseTryOn, timings } from '../../../../common/product.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
@@ -12,10 +12,12 @@ import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSession } from '../../auth/session.ts';
 import { applySubscription, checkSubscription } from '../../billing/billing-api.ts';
 import { CategoryList } from '../../catalog/components/category-list.tsx';
+import { CustomGenerationPanel } from '../../generation/components/custom-generation-panel.tsx';
+import { GeneratedTab } from '../../generation/components/generated-tab.tsx';
 import { trainingBannerState } from '../../studio/model-status.ts';
 import { modelsQueryOptions } from '../../studio/studio-api.ts';
+import { TryOnTab } from '../../tryon/components/tryon-tab.tsx';
 import { PlanSummary } from '../components/plan-summary.tsx';
-import { StudioPlaceholder } from '../components/studio-placeholder.tsx';
 import { TrainingBanner } from '../components/training-banner.tsx';
 import {
   readStudioQuery,
@@ -29,7 +31,7 @@ const text = messages.dashboard;
 /**
  * /dashboard, the AI Studio: plan and balance, the training banner, and the studio's tabs
  * (Generate: Presets / Custom / Generated; and Try-On), kept in the query string so every tab has
- * an address. Only Presets is built yet; the other tabs say what they will do.
+ * an address.
  */
 export function DashboardPage() {
   usePageTitle(messages.pageTitles.dashboard);
@@ -100,53 +102,16 @@ export function DashboardPage() {
               <CategoryList />
             </TabsContent>
             <TabsContent value="custom" className="mt-8">
-              <StudioPlaceholder
-                icon={<PenLine aria-hidden="true" />}
-                title={text.customPlaceholder.title}
-                text={text.customPlaceholder.text}
-                actions={
-                  <>
-                    {browsePresets}
-                    <Button asChild variant="ghost">
-                      <Link to={`${routes.subscription}?from=${subscriptionFrom.customPrompt}`}>
-                        {messages.generation.upgradeToUnlock}
-                      </Link>
-                    </Button>
-                  </>
-                }
-              />
+              <CustomGenerationPanel />
             </TabsContent>
             <TabsContent value="generated" className="mt-8">
-              <StudioPlaceholder
-                icon={<Images aria-hidden="true" />}
-                title={text.generatedPlaceholder.title}
-                text={text.generatedPlaceholder.text}
-                actions={browsePresets}
-              />
+              <GeneratedTab emptyAction={browsePresets} />
             </TabsContent>
           </Tabs>
         </TabsContent>
 
         <TabsContent value="tryon" className="mt-8">
-          <StudioPlaceholder
-            icon={<Shirt aria-hidden="true" />}
-            title={text.tryonPlaceholder.title}
-            text={text.tryonPlaceholder.text}
-            actions={
-              <>
-                <Button asChild variant="outline">
-                  <Link to={routes.tryOn}>{text.tryonPlaceholder.link}</Link>
-                </Button>
-                {tryOnLocked ? (
-                  <Button asChild variant="ghost">
-                    <Link to={`${routes.subscription}?from=${subscriptionFrom.tryOn}`}>
-                      {messages.tryon.upgrade}
-                    </Link>
-                  </Button>
-                ) : null}
-              </>
-            }
-          />
+          <TryOnTab />
         </TabsContent>
       </Tabs>
     </Container>
