@@ -45,6 +45,8 @@ import { tryOnRoutes } from './features/tryon/routes.ts';
 import type { TryOnFeature } from './features/tryon/tryon.ts';
 import { studioRoutes } from './features/studio/routes.ts';
 import { AppError } from './http/app-error.ts';
+import { runWithContext } from './observability/context.ts';
+import { metrics } from './observability/metrics.ts';
 import { createAuthenticator } from './http/authenticate.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 
@@ -126,6 +128,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         knownRoutes.on(method as HTTPMethod, route.url, () => {});
       }
     }
+  });
+
+  // Log lines and jobs started while serving a request carry its id.
+  app.addHook('onRequest', (request, _reply, done) =>
+    runWithContext({ requestId: request.id }, done),
+  );
+  app.addHook('onResponse', async (request, reply) => {
+    metrics.httpDuration.observe(
+      {
+        method: request.method,
+        // The route's pattern, not the URL: ids must not multiply the series.
+        route: request.routeOptions.url ?? 'unmatched',
+        status: String(reply.statusCode),
+      },
+      reply.elapsedTime / 1000,
+    );
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -216,7 +234,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger,
   });
 
-  await app.register(healthRoutes, { database: deps.database });
+  await app.register(healthRoutes, {
+    database: deps.database,
+    queue: deps.queue,
+    metricsToken: config.metricsToken,
+  });
   await app.register(authRoutes, { service: authService, sessions });
   await app.register(accountRoutes, { account, authenticator, sessions });
   await app.register(billingRoutes, {
@@ -255,7 +277,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     authenticator,
     heartbeatMs: config.sseHeartbeatMs,
   });
-  if (deps.storage instanceof LocalStorage) {
+  // A bucket serves its own presigned URLs; only local disk needs the files route.
+  if (deps.storage instanceof LocalStorage && config.storage.driver === 'local') {
     await app.register(fileRoutes, { storage: deps.storage, root: config.storage.localDir });
   }
 

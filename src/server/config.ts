@@ -68,6 +68,8 @@ const envSchema = z
     SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).default(25_000),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
+    // When set, GET /metrics needs `Authorization: Bearer <token>` (else keep it off the public network).
+    METRICS_TOKEN: optionalText,
     // How often a training without news is asked about, and when it is given up (and refunded).
     TRAINING_POLL_SECONDS: z.coerce.number().min(1).default(60),
     // Images made at once per worker process (the engine's concurrency limit), and how long a
@@ -77,7 +79,23 @@ const envSchema = z
     TRAINING_TIMEOUT_MINUTES: z.coerce.number().min(0.05).default(trainingRules.timeoutMinutes),
     // Fill an empty catalog with the default content at start. Default: on, except in tests.
     SEED_CONTENT: z.enum(['true', 'false', '1', '0', '']).optional(),
-    STORAGE: z.enum(['local']).default('local'),
+    // Files: `local` disk behind our own signed URLs, or an S3-compatible bucket (AWS S3, R2,
+    // MinIO) with presigned URLs. The bucket and its keys are required with `s3`.
+    STORAGE: z.enum(['local', 's3']).default('local'),
+    S3_BUCKET: optionalText,
+    S3_REGION: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.string().default('us-east-1'),
+    ),
+    // Unset: AWS S3 itself. R2: https://<account>.r2.cloudflarestorage.com; MinIO: its URL.
+    S3_ENDPOINT: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
+    // Address browsers and engines reach the endpoint at, when it differs from S3_ENDPOINT (a
+    // bucket behind a proxy); presigned URLs are signed for this host.
+    S3_PUBLIC_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
+    // Bucket in the path (`endpoint/bucket/key`) instead of the host name; MinIO needs it.
+    S3_FORCE_PATH_STYLE: flag,
+    S3_ACCESS_KEY_ID: optionalText,
+    S3_SECRET_ACCESS_KEY: optionalText,
     EMAIL_FROM: z.string().default('Likeness <no-reply@likeness.example>'),
     SMTP_URL: optionalText,
     GOOGLE_CLIENT_ID: optionalText,
@@ -192,6 +210,24 @@ const envSchema = z
     }
     requireWith(env.IMAGE_ENGINE === 'fal', 'FAL_KEY', 'when IMAGE_ENGINE=fal');
     requireWith(env.TRYON_ENGINE === 'fashn', 'FASHN_API_KEY', 'when TRYON_ENGINE=fashn');
+    if (env.STORAGE === 's3') {
+      for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const)
+        requireWith(true, name, 'when STORAGE=s3');
+      if (env.S3_BUCKET && !/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(env.S3_BUCKET))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['S3_BUCKET'],
+          message:
+            'S3_BUCKET must be a bucket name (3-63 lowercase letters, digits, dots, hyphens)',
+        });
+      // A presigned URL lives at most 7 days (SigV4's limit).
+      if (env.SIGNED_URL_TTL_SECONDS > 604_800)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SIGNED_URL_TTL_SECONDS'],
+          message: 'SIGNED_URL_TTL_SECONDS is at most 604800 (7 days) when STORAGE=s3',
+        });
+    }
     if (env.AUTH_SECRET && env.AUTH_SECRET.length < 32) {
       ctx.addIssue({
         code: 'custom',
@@ -220,16 +256,31 @@ export interface Config {
   sseHeartbeatMs: number;
   shutdownTimeoutMs: number;
   jobPollSeconds: number;
+  metricsToken: string | undefined;
   training: { pollSeconds: number; timeoutMinutes: number };
   generation: { concurrency: number; staleAfterMinutes: number };
   /** Fill an empty catalog (categories, presets, example photos, quiz) with default content at start. */
   seedContent: boolean;
-  storage: { driver: 'local'; localDir: string };
+  storage: StorageConfig;
   email: { from: string; smtpUrl: string | undefined; outboxDir: string };
   google: GoogleConfig | undefined;
   billing: BillingConfig;
   engine: EngineConfig;
   tryOn: TryOnConfig;
+}
+
+export type StorageConfig = { driver: 'local'; localDir: string } | { driver: 's3'; s3: S3Config };
+
+export interface S3Config {
+  bucket: string;
+  region: string;
+  /** Unset: AWS S3 itself. */
+  endpoint: string | undefined;
+  /** Where presigned URLs point when browsers reach the endpoint at another address. */
+  publicBaseUrl: string | undefined;
+  forcePathStyle: boolean;
+  accessKeyId: string;
+  secretAccessKey: string;
 }
 
 export type EngineConfig =
@@ -328,6 +379,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sseHeartbeatMs: e.SSE_HEARTBEAT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     jobPollSeconds: e.JOB_POLL_SECONDS,
+    metricsToken: e.METRICS_TOKEN,
     training: { pollSeconds: e.TRAINING_POLL_SECONDS, timeoutMinutes: e.TRAINING_TIMEOUT_MINUTES },
     generation: {
       concurrency: e.GENERATION_CONCURRENCY,
@@ -337,7 +389,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     seedContent: e.SEED_CONTENT
       ? e.SEED_CONTENT === 'true' || e.SEED_CONTENT === '1'
       : e.NODE_ENV !== 'test',
-    storage: { driver: e.STORAGE, localDir: path.join(dataDir, 'storage') },
+    storage:
+      e.STORAGE === 's3'
+        ? {
+            driver: 's3',
+            s3: {
+              bucket: e.S3_BUCKET!,
+              region: e.S3_REGION,
+              endpoint: e.S3_ENDPOINT,
+              publicBaseUrl: e.S3_PUBLIC_URL,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+              accessKeyId: e.S3_ACCESS_KEY_ID!,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+            },
+          }
+        : { driver: 'local', localDir: path.join(dataDir, 'storage') },
     email: { from: e.EMAIL_FROM, smtpUrl: e.SMTP_URL, outboxDir: path.join(dataDir, 'outbox') },
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET

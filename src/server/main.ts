@@ -1,10 +1,16 @@
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
+import { logContextMixin } from './observability/context.ts';
 import { start } from './runtime.ts';
 
 try {
   const config = loadConfig();
-  const logger = pino({ level: config.logLevel, base: { role: config.role } });
+  const logger = pino({
+    level: config.logLevel,
+    base: { role: config.role },
+    // Every line written while serving a request or running a job says which request it was.
+    mixin: logContextMixin,
+  });
   const running = await start(config, logger);
   logger.info({ url: running.url, database: running.deps.database.kind }, 'Likeness is running');
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {

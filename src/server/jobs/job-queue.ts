@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import { PgBoss, fromDrizzle, fromPglite } from 'pg-boss';
 import type { z } from 'zod';
 import type { DatabaseHandle, Executor } from '../db/client.ts';
+import { currentContext, runWithContext } from '../observability/context.ts';
+import { metrics } from '../observability/metrics.ts';
 
 export interface RetryPolicy {
   retryLimit: number;
@@ -17,6 +19,9 @@ export interface JobType<P> {
   payload: z.ZodType<P>;
   retry: RetryPolicy;
 }
+
+/** Where a job's data carries the context of the request that sent it (not part of the payload). */
+const contextKey = '_context';
 
 const defaultRetry: RetryPolicy = {
   retryLimit: 3,
@@ -116,7 +121,12 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   return {
     async send(type, payload, sendOptions = {}) {
       if (!known.has(type.name)) throw new Error(`Job type ${type.name} is not registered`);
-      const data = type.payload.parse(payload) as object;
+      // The request id travels with the job, so its log lines can be found from the request's.
+      const requestId = currentContext()?.requestId;
+      const data = {
+        ...(type.payload.parse(payload) as object),
+        ...(requestId ? { [contextKey]: { requestId } } : {}),
+      };
       return boss.send(type.name, data, {
         ...(sendOptions.tx
           ? { db: fromDrizzle(sendOptions.tx as unknown as Parameters<typeof fromDrizzle>[0], sql) }
@@ -140,12 +150,27 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
           },
           async ([job]) => {
             if (!job) return;
-            await worker.handle(worker.type.payload.parse(job.data), {
-              id: job.id,
-              retryCount: job.retryCount,
-              isLastAttempt: job.retryCount >= worker.type.retry.retryLimit,
-              signal: job.signal,
-            });
+            const context = (job.data as { [contextKey]?: { requestId?: string } })[contextKey];
+            const started = performance.now();
+            const labels = { queue: worker.type.name };
+            try {
+              await runWithContext(
+                { ...(context?.requestId ? { requestId: context.requestId } : {}), job: job.id },
+                () =>
+                  worker.handle(worker.type.payload.parse(job.data), {
+                    id: job.id,
+                    retryCount: job.retryCount,
+                    isLastAttempt: job.retryCount >= worker.type.retry.retryLimit,
+                    signal: job.signal,
+                  }),
+              );
+              metrics.jobsTotal.inc({ ...labels, outcome: 'completed' });
+            } catch (error) {
+              metrics.jobsTotal.inc({ ...labels, outcome: 'failed' });
+              throw error;
+            } finally {
+              metrics.jobDuration.observe(labels, (performance.now() - started) / 1000);
+            }
           },
         );
       }

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { metrics } from '../../observability/metrics.ts';
 import sharp from 'sharp';
 import { generationEvents } from '../../../common/api/generation.ts';
 import { messages } from '../../../common/messages.ts';
@@ -199,6 +200,11 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
       } catch (error) {
         const transient = !(error instanceof EngineError) || error.transient;
         logger.warn({ err: error, generationId }, 'engine call failed');
+        metrics.engineErrors.inc({
+          engine: engine.name,
+          operation: 'generate',
+          kind: transient ? 'transient' : 'final',
+        });
         if (transient && !job.isLastAttempt) throw error;
         // The provider's own words stay in the log; the user gets ours.
         return void (await end(generationId, {

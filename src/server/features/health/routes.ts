@@ -1,12 +1,45 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { timingSafeEqual } from 'node:crypto';
 import type { DatabaseHandle } from '../../db/client.ts';
+import { messages } from '../../../common/messages.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { JobQueue } from '../../jobs/job-queue.ts';
+import { Gauge, metrics } from '../../observability/metrics.ts';
 
 /** `/healthz`: the process answers. `/readyz`: it can do work (database up, migrations applied). */
-export const healthRoutes: FastifyPluginAsyncZod<{ database: DatabaseHandle }> = async (
-  app,
-  { database },
-) => {
+export const healthRoutes: FastifyPluginAsyncZod<{
+  database: DatabaseHandle;
+  queue: JobQueue;
+  metricsToken: string | undefined;
+}> = async (app, { database, queue, metricsToken }) => {
+  metrics.addGauge(
+    new Gauge('likeness_queue_depth', 'Jobs waiting or running, by queue', async () =>
+      Object.entries(await queue.depth()).map(([name, value]) => ({
+        labels: { queue: name },
+        value,
+      })),
+    ),
+  );
+
+  /** Prometheus scrape endpoint: HTTP latency, job counts and durations, queue depth, engine errors. */
+  app.get(
+    '/metrics',
+    { schema: { tags: ['health'], hide: true }, config: { rateLimit: false } },
+    async (request, reply) => {
+      if (metricsToken) {
+        const given = Buffer.from(String(request.headers.authorization ?? ''));
+        const expected = Buffer.from(`Bearer ${metricsToken}`);
+        if (given.length !== expected.length || !timingSafeEqual(given, expected))
+          throw new AppError('NOT_FOUND', messages.http.nothingHere);
+      }
+      return reply
+        .header('cache-control', 'no-store')
+        .type('text/plain; version=0.0.4; charset=utf-8')
+        .send(await metrics.render());
+    },
+  );
+
   app.get(
     '/healthz',
     {

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { metrics } from '../../observability/metrics.ts';
 import sharp from 'sharp';
 import { messages } from '../../../common/messages.ts';
 import {
@@ -227,6 +228,11 @@ export function createTraining(deps: TrainingDeps) {
       } catch (error) {
         const transient = !(error instanceof EngineError) || error.transient;
         logger.error({ err: error, modelId }, 'training could not start');
+        metrics.engineErrors.inc({
+          engine: engine.name,
+          operation: 'train',
+          kind: transient ? 'transient' : 'final',
+        });
         // Put back to pending so the retry starts again from a clean state.
         if (transient && !attempt.lastAttempt) {
           await updateModel(db, modelId, { status: 'pending' });

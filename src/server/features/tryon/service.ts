@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import { metrics } from '../../observability/metrics.ts';
 import sharp from 'sharp';
 import { tryOnEvents, type TryOn } from '../../../common/api/tryon.ts';
 import { messages } from '../../../common/messages.ts';
@@ -224,6 +225,11 @@ export function createTryOnService(deps: TryOnServiceDeps) {
       } catch (error) {
         const transient = !(error instanceof EngineError) || error.transient;
         logger.warn({ err: error, tryOnId: id }, 'try-on run did not finish');
+        metrics.engineErrors.inc({
+          engine: engine.name,
+          operation: 'tryon',
+          kind: transient ? 'transient' : 'final',
+        });
         if (transient && !job.isLastAttempt) throw error;
         // The provider's own words stay in the log; the user gets ours.
         await end(id, { status: 'failed', error: messages.tryon.errors.generic });
