@@ -70,6 +70,10 @@ const envSchema = z
     JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
     // When set, GET /metrics needs `Authorization: Bearer <token>` (else keep it off the public network).
     METRICS_TOKEN: optionalText,
+    // A job whose worker stopped confirming it is alive (killed mid-job) goes to another worker
+    // after this many seconds; the supervisor looks every JOB_MONITOR_SECONDS.
+    JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
+    JOB_MONITOR_SECONDS: z.coerce.number().int().min(1).default(30),
     // How often a training without news is asked about, and when it is given up (and refunded).
     TRAINING_POLL_SECONDS: z.coerce.number().min(1).default(60),
     // Images made at once per worker process (the engine's concurrency limit), and how long a
@@ -88,10 +92,16 @@ const envSchema = z
       z.string().default('us-east-1'),
     ),
     // Unset: AWS S3 itself. R2: https://<account>.r2.cloudflarestorage.com; MinIO: its URL.
-    S3_ENDPOINT: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
+    S3_ENDPOINT: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.url({ protocol: /^https?$/ }).optional(),
+    ),
     // Address browsers and engines reach the endpoint at, when it differs from S3_ENDPOINT (a
     // bucket behind a proxy); presigned URLs are signed for this host.
-    S3_PUBLIC_URL: z.preprocess((value) => (value === '' ? undefined : value), z.url().optional()),
+    S3_PUBLIC_URL: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z.url({ protocol: /^https?$/ }).optional(),
+    ),
     // Bucket in the path (`endpoint/bucket/key`) instead of the host name; MinIO needs it.
     S3_FORCE_PATH_STYLE: flag,
     S3_ACCESS_KEY_ID: optionalText,
@@ -257,6 +267,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   jobPollSeconds: number;
   metricsToken: string | undefined;
+  jobs: { heartbeatSeconds: number; monitorSeconds: number };
   training: { pollSeconds: number; timeoutMinutes: number };
   generation: { concurrency: number; staleAfterMinutes: number };
   /** Fill an empty catalog (categories, presets, example photos, quiz) with default content at start. */
@@ -269,7 +280,12 @@ export interface Config {
   tryOn: TryOnConfig;
 }
 
-export type StorageConfig = { driver: 'local'; localDir: string } | { driver: 's3'; s3: S3Config };
+/**
+ * `localDir` is where the local driver keeps files. The s3 variant keeps it too (nothing is stored
+ * there) so code and tests that look at the local disk compile without narrowing first.
+ */
+export type StorageConfig =
+  { driver: 'local'; localDir: string } | { driver: 's3'; localDir: string; s3: S3Config };
 
 export interface S3Config {
   bucket: string;
@@ -351,6 +367,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
+  const localDir = path.join(dataDir, 'storage');
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/$/, '');
   const extraOrigins = (e.TRUSTED_ORIGINS ?? '')
     .split(',')
@@ -380,6 +397,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     jobPollSeconds: e.JOB_POLL_SECONDS,
     metricsToken: e.METRICS_TOKEN,
+    jobs: { heartbeatSeconds: e.JOB_HEARTBEAT_SECONDS, monitorSeconds: e.JOB_MONITOR_SECONDS },
     training: { pollSeconds: e.TRAINING_POLL_SECONDS, timeoutMinutes: e.TRAINING_TIMEOUT_MINUTES },
     generation: {
       concurrency: e.GENERATION_CONCURRENCY,
@@ -393,6 +411,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.STORAGE === 's3'
         ? {
             driver: 's3',
+            localDir,
             s3: {
               bucket: e.S3_BUCKET!,
               region: e.S3_REGION,
@@ -403,7 +422,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
             },
           }
-        : { driver: 'local', localDir: path.join(dataDir, 'storage') },
+        : { driver: 'local', localDir },
     email: { from: e.EMAIL_FROM, smtpUrl: e.SMTP_URL, outboxDir: path.join(dataDir, 'outbox') },
     google:
       e.GOOGLE_CLIENT_ID && e.GOOGLE_CLIENT_SECRET

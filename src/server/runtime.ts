@@ -62,6 +62,8 @@ export async function start(
     types: jobTypes,
     pollSeconds: config.jobPollSeconds,
     supervise: config.role !== 'web',
+    heartbeatSeconds: config.jobs.heartbeatSeconds,
+    monitorSeconds: config.jobs.monitorSeconds,
     onError: (error) => logger.error({ err: error }, 'job queue error'),
   });
   const auth = createAuth({

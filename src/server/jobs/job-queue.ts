@@ -88,6 +88,13 @@ export interface JobQueueOptions {
   /** Only workers run maintenance (expiry, retention); a pure web process just sends. */
   supervise: boolean;
   onError: (error: Error) => void;
+  /**
+   * A running job whose worker has not confirmed it is alive for this long is handed to another
+   * worker (a process killed mid-job); workers confirm every half of it. At least 10.
+   */
+  heartbeatSeconds: number;
+  /** How often the supervisor checks for such jobs (and expiry, retention). */
+  monitorSeconds: number;
 }
 
 export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
@@ -98,24 +105,32 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         backend: 'pglite',
         supervise: options.supervise,
         schedule: options.supervise,
+        monitorIntervalSeconds: options.monitorSeconds,
+        superviseIntervalSeconds: options.monitorSeconds,
       })
     : new PgBoss({
         connectionString: database.connectionString,
         max: 4,
         supervise: options.supervise,
         schedule: options.supervise,
+        monitorIntervalSeconds: options.monitorSeconds,
+        superviseIntervalSeconds: options.monitorSeconds,
         application_name: 'likeness-jobs',
       });
   boss.on('error', options.onError);
   await boss.start();
   const known = new Map(options.types.map((type) => [type.name, type]));
   for (const type of known.values()) {
-    await boss.createQueue(type.name, {
+    const queueOptions = {
       retryLimit: type.retry.retryLimit,
       retryDelay: type.retry.retryDelaySeconds,
       retryBackoff: type.retry.retryBackoff,
       expireInSeconds: type.retry.expireInSeconds,
-    });
+      heartbeatSeconds: options.heartbeatSeconds,
+    };
+    await boss.createQueue(type.name, queueOptions);
+    // A queue made by an earlier version keeps its options unless told.
+    await boss.updateQueue(type.name, queueOptions);
   }
 
   return {
