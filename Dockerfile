@@ -1,0 +1,36 @@
+# Likeness production image: one image, three roles (ROLE=web | worker | all).
+#   docker build -t likeness .
+#   docker run -e DATABASE_URL=... -e AUTH_SECRET=... -e PUBLIC_URL=https://... -e ROLE=web -p 3000:3000 likeness
+# See docs/deployment.md for the topology and every variable.
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npx vite build --logLevel warn \
+ && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    PORT=3000 \
+    HOST=0.0.0.0 \
+    DATA_DIR=/var/lib/likeness
+# fonts: the local preview engines draw a "Preview" badge with a system font.
+RUN apt-get update -qq \
+ && apt-get install -y -qq --no-install-recommends fonts-dejavu-core tini \
+ && rm -rf /var/lib/apt/lists/* \
+ && mkdir -p /var/lib/likeness && chown node:node /var/lib/likeness
+WORKDIR /app
+COPY --from=build --chown=node:node /app/node_modules ./node_modules
+COPY --from=build --chown=node:node /app/dist ./dist
+COPY --chown=node:node package.json tsconfig.json ./
+COPY --chown=node:node src ./src
+COPY --chown=node:node assets ./assets
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# tini forwards SIGTERM so the server drains requests and running jobs before exiting.
+ENTRYPOINT ["/usr/bin/tini", "--"]
+CMD ["node", "--import", "tsx", "src/server/main.ts"]
