@@ -131,7 +131,7 @@ test('category multi-select: Bulk Generate counts the selection, and without Pro
   await expect(page.getByText('1 selected')).toBeVisible();
 });
 
-test('a Pro subscriber can bulk-select, and is told generation arrives with model creation', async ({
+test('a Pro subscriber can bulk-select; without a trained model the dialog says what to do first', async ({
   page,
 }) => {
   test.slow();
@@ -149,10 +149,13 @@ test('a Pro subscriber can bulk-select, and is told generation arrives with mode
   await expect(bulk).toContainText('2');
   await bulk.click();
 
-  const dialog = page.getByRole('dialog', { name: 'Bulk generation is almost here' });
-  await expect(dialog).toContainText('You picked 2 presets');
-  await expect(dialog).toContainText('Nothing has been charged.');
-  await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+  const dialog = page.getByRole('dialog', { name: 'Bulk Generate' });
+  await expect(dialog).toContainText('Generate 2 selected styles at once');
+  await expect(dialog).toContainText('This uses 2 credits (1 credit per selected model).');
+  await expect(dialog.getByText('Create an AI Model First')).toBeVisible();
+  // Nothing can be queued without a trained model.
+  await expect(dialog.getByRole('button', { name: 'Generate 2 images' })).toBeDisabled();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toHaveCount(0);
 });
 
@@ -221,7 +224,7 @@ test('the dashboard query selects its tab, older forms included', async ({ page 
 
   await page.goto('/dashboard?main=generation&sub=custom');
   await expect(page.getByRole('tab', { name: 'Custom' })).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByRole('heading', { name: 'Write your own prompts' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Custom Image Generation' })).toBeVisible();
 
   await page.goto('/dashboard?view=bulk');
   await expect(page.getByRole('tab', { name: 'Custom' })).toHaveAttribute('aria-selected', 'true');

@@ -7,6 +7,7 @@ import {
   useSession,
 } from '../features/auth/session.ts';
 import { registerBillingEventHandlers } from '../features/billing/billing-api.ts';
+import { registerGenerationEventHandlers } from '../features/generation/generation-api.ts';
 import { registerStudioEventHandlers } from '../features/studio/studio-api.ts';
 import { useEventStream } from '../lib/event-stream.ts';
 import { createQueryClient } from './query-client.ts';
@@ -32,6 +33,7 @@ function LiveUpdates() {
   useEffect(() => registerSessionEventHandlers(), []);
   useEffect(() => registerBillingEventHandlers(), []);
   useEffect(() => registerStudioEventHandlers(), []);
+  useEffect(() => registerGenerationEventHandlers(), []);
 
   useEventStream(status === 'signed-in', {
     // The server refused the stream: maybe the session ended elsewhere. Re-check it, so the

@@ -6,21 +6,13 @@ import { messages } from '../../../../common/messages.ts';
 import { canUseBulk, routes } from '../../../../common/product.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-  DialogClose,
-} from '../../../components/ui/dialog.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSession } from '../../auth/session.ts';
+import { BulkGenerateDialog } from '../../generation/components/bulk-generate-dialog.tsx';
 import { categoryQueryOptions, readCatalogLinkState } from '../catalog-api.ts';
 import { PresetCard, PresetCardSkeleton } from '../components/preset-card.tsx';
 
@@ -30,8 +22,8 @@ const gridClasses = 'grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4';
 /**
  * /category/{categoryId}: every preset of a category as a grid, with multi-select for Bulk
  * Generate. Bulk is a Pro, Premium and Enterprise feature (spec README resolution); others see
- * the gate with an upgrade link. Bulk generation itself arrives with model creation, so for an
- * eligible user the action explains that instead of pretending to queue anything.
+ * the gate with an upgrade link. An eligible user chooses the AI model in a dialog that shows
+ * the cost and starts the whole selection as one bulk job.
  */
 export function CategoryPage() {
   const { categoryId = '' } = useParams();
@@ -47,6 +39,10 @@ export function CategoryPage() {
 
   const eligible = subscription?.active === true && canUseBulk(subscription.tier);
   const count = selected.size;
+  // In the page's order, so the bulk job's images follow the grid.
+  const selectedIds = (query.data?.presets ?? [])
+    .map((preset) => preset.id)
+    .filter((id) => selected.has(id));
 
   const toggle = (id: string, on: boolean) =>
     setSelected((current) => {
@@ -208,20 +204,16 @@ export function CategoryPage() {
         </div>
       ) : null}
 
-      <Dialog open={dialogOpen} onOpenChange={setDialogOpen}>
-        <DialogContent>
-          <DialogHeader>
-            <DialogTitle>{text.bulkComingSoonTitle}</DialogTitle>
-            <DialogDescription>{text.bulkComingSoonText(count)}</DialogDescription>
-          </DialogHeader>
-          <p className="text-sm text-neutral-600">{messages.bulk.cost(count)}</p>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline">{messages.common.close}</Button>
-            </DialogClose>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <BulkGenerateDialog
+        open={dialogOpen}
+        onOpenChange={setDialogOpen}
+        presetIds={selectedIds}
+        categoryId={categoryId}
+        onStarted={() => {
+          setDialogOpen(false);
+          setSelected(new Set());
+        }}
+      />
     </Container>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import {
   ArrowLeft,
   Coins,
@@ -24,6 +24,14 @@ import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSession } from '../../auth/session.ts';
+import { SingleModelPicker } from '../../generation/components/model-picker.tsx';
+import { generateFromPreset, requestFailure } from '../../generation/generation-api.ts';
+import {
+  defaultModelId,
+  generatedTabPath,
+  isUsableModel,
+} from '../../generation/generation-rules.ts';
+import { modelsQueryOptions } from '../../studio/studio-api.ts';
 import { presetQueryOptions, readCatalogLinkState } from '../catalog-api.ts';
 import { ExamplesGrid, ImageCarousel } from '../components/image-carousel.tsx';
 import { presetGenerateState, type PresetGenerateState } from '../preset-generate-state.ts';
@@ -112,8 +120,7 @@ export function ModelPage() {
             </p>
           </div>
 
-          <ModelPicker />
-          <GenerateAction />
+          <PresetGenerate presetId={preset.id} />
         </div>
       </div>
 
@@ -135,10 +142,89 @@ export function ModelPage() {
 }
 
 /**
- * The user's own trained models to generate with. Model creation is not built yet and there is
- * no API listing a user's models, so nobody has one: the picker says what to do instead.
+ * The user's own AI model to generate with (complete ones can be chosen, a training one is
+ * greyed) and the Generate button in the state the session calls for. Generate spends one credit
+ * and queues the image; the toast leads to the generated images, where it appears by itself.
  */
-function ModelPicker() {
+function PresetGenerate({ presetId }: { presetId: string }) {
+  const session = useSession();
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const signedIn = session.status === 'signed-in';
+  const models = useQuery({ ...modelsQueryOptions(), enabled: signedIn });
+  const [chosen, setChosen] = useState<string | null>(null);
+
+  const list = models.data?.models ?? [];
+  const usable = list.filter(isUsableModel);
+  const userModelId =
+    chosen && usable.some((model) => model.id === chosen)
+      ? chosen
+      : defaultModelId(list, models.data?.selectedModelId);
+  const modelsLoading = signedIn && models.isPending;
+
+  const generate = useMutation({
+    mutationFn: (request: { userModelId: string; presetId: string }) => generateFromPreset(request),
+    onSuccess: () => {
+      notify.success(messages.generation.queued, {
+        action: {
+          label: messages.generation.viewImages,
+          onClick: () => void navigate(generatedTabPath),
+        },
+      });
+    },
+    onError: (error) => {
+      const failure = requestFailure(error, 'preset');
+      notify.error(failure.message);
+      if (failure.redirectTo) void navigate(failure.redirectTo);
+    },
+  });
+
+  const state = presetGenerateState({
+    sessionStatus: modelsLoading ? 'loading' : session.status,
+    subscription: session.subscription,
+    hasCompleteModel: usable.length > 0,
+    returnTo: pathname,
+  });
+
+  const onGenerate = () => {
+    if (!userModelId) {
+      notify.error(messages.generation.missingInformation);
+      return;
+    }
+    generate.mutate({ userModelId, presetId });
+  };
+
+  return (
+    <>
+      {signedIn && list.length > 0 ? (
+        <Card className="flex flex-col gap-4 p-5 md:p-6">
+          <SingleModelPicker
+            models={list}
+            legend={text.chooseYourModel}
+            name="preset-user-model"
+            value={userModelId}
+            onChange={setChosen}
+            disabled={generate.isPending}
+          />
+        </Card>
+      ) : signedIn && !modelsLoading ? (
+        <ModelPickerEmpty />
+      ) : null}
+      <div className="flex flex-col gap-2">
+        <GenerateButton
+          state={state}
+          generating={generate.isPending}
+          onGenerate={onGenerate}
+          onNavigate={(to) => void navigate(to)}
+        />
+        <p className="text-center text-xs text-neutral-500">{text.generateCost}</p>
+      </div>
+    </>
+  );
+}
+
+/** Nobody has a trained model yet: say what to do instead. */
+function ModelPickerEmpty() {
   const { pathname } = useLocation();
   return (
     <Card className="flex flex-col gap-4 p-5 md:p-6">
@@ -162,31 +248,15 @@ function ModelPicker() {
   );
 }
 
-function GenerateAction() {
-  const session = useSession();
-  const { pathname } = useLocation();
-  const navigate = useNavigate();
-  const state = presetGenerateState({
-    sessionStatus: session.status,
-    subscription: session.subscription,
-    // See ModelPicker: no user has a trained model until model creation ships.
-    hasCompleteModel: false,
-    returnTo: pathname,
-  });
-
-  return (
-    <div className="flex flex-col gap-2">
-      <GenerateButton state={state} onNavigate={(to) => void navigate(to)} />
-      <p className="text-center text-xs text-neutral-500">{text.generateCost}</p>
-    </div>
-  );
-}
-
 function GenerateButton({
   state,
+  generating,
+  onGenerate,
   onNavigate,
 }: {
   state: PresetGenerateState;
+  generating: boolean;
+  onGenerate: () => void;
   onNavigate: (to: string) => void;
 }) {
   const common = { size: 'lg' as const, className: 'w-full' };
@@ -227,9 +297,8 @@ function GenerateButton({
       );
     case 'generate':
       return (
-        // Generation itself is wired by the generation issue; until then it says so honestly.
-        <Button {...common} onClick={() => notify.info(text.generateComingSoon)}>
-          <Sparkles aria-hidden="true" className="size-4" />
+        <Button {...common} loading={generating} onClick={onGenerate}>
+          {generating ? null : <Sparkles aria-hidden="true" className="size-4" />}
           {buttonText.generate}
         </Button>
       );

@@ -1,0 +1,65 @@
+import { ArrowLeft } from 'lucide-react';
+import { Link } from 'react-router';
+import { messages } from '../../../../common/messages.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { EmptyState } from '../../../components/ui/empty-state.tsx';
+import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { generatedTabPath } from '../generation-rules.ts';
+
+/** The detail pages while their record loads, in their final shape. */
+export function DetailSkeleton() {
+  return (
+    <div aria-busy="true" className="grid gap-8 md:grid-cols-2 md:gap-12">
+      <span role="status" className="sr-only">
+        {messages.common.loadingEllipsis}
+      </span>
+      <Skeleton shape="card" className="aspect-[4/5] w-full" />
+      <div className="flex flex-col gap-4">
+        <Skeleton className="h-10 w-3/4" />
+        <Skeleton className="h-5 w-1/3" />
+        <Skeleton className="h-24 w-full" />
+        <Skeleton shape="pill" className="h-11 w-40" />
+      </div>
+    </div>
+  );
+}
+
+export function BackToGenerated() {
+  return (
+    <Button asChild variant="ghost" size="sm" className="-ml-3 self-start">
+      <Link to={generatedTabPath}>
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        {messages.generation.detail.back}
+      </Link>
+    </Button>
+  );
+}
+
+/** What a detail page shows instead of its record: the reason, and a way on. */
+export function Problem({
+  title,
+  description,
+  onRetry,
+}: {
+  title: string;
+  description?: string;
+  onRetry?: () => void;
+}) {
+  return (
+    <EmptyState
+      title={<span role="alert">{title}</span>}
+      description={description}
+      action={
+        onRetry ? (
+          <Button variant="outline" onClick={onRetry}>
+            {messages.common.tryAgain}
+          </Button>
+        ) : (
+          <Button asChild variant="outline">
+            <Link to={generatedTabPath}>{messages.common.goBack}</Link>
+          </Button>
+        )
+      }
+    />
+  );
+}

@@ -1,0 +1,180 @@
+import { useState, type ReactNode } from 'react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { Download, Heart, Images } from 'lucide-react';
+import { messages } from '../../../../common/messages.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import { EmptyState } from '../../../components/ui/empty-state.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { useSession } from '../../auth/session.ts';
+import {
+  bulkJobsQueryOptions,
+  favouritesZipUrl,
+  generationsQueryOptions,
+  type GenerationsFilter,
+} from '../generation-api.ts';
+import { BulkJobCard } from './bulk-job-card.tsx';
+import {
+  GenerationCard,
+  GenerationCardSkeleton,
+  generationGridClasses,
+} from './generation-card.tsx';
+import { GenerationModal } from './generation-modal.tsx';
+
+const text = messages.generation.history;
+
+/**
+ * The dashboard's Generated tab: single generations newest first (50 a page, Load more), the
+ * favourites filter with its zip, and the newest bulk jobs. Everything updates live from the
+ * event stream; a card opens the generation modal.
+ */
+export function GeneratedTab({ emptyAction }: { emptyAction?: ReactNode }) {
+  const { status } = useSession();
+  if (status === 'signed-out') {
+    return <EmptyState title={text.loginRequired} headingLevel="h2" className="bg-white" />;
+  }
+  return <GeneratedLists emptyAction={emptyAction} />;
+}
+
+function GeneratedLists({ emptyAction }: { emptyAction?: ReactNode }) {
+  const [filter, setFilter] = useState<GenerationsFilter>('all');
+  const [openId, setOpenId] = useState<string | null>(null);
+  const list = useInfiniteQuery(generationsQueryOptions(filter));
+  const bulkJobs = useQuery(bulkJobsQueryOptions());
+  const now = new Date();
+
+  const generations = list.data?.pages.flatMap((page) => page.generations) ?? [];
+  const opened = generations.find((generation) => generation.id === openId) ?? null;
+  const jobs = bulkJobs.data ?? [];
+  const nothingYet =
+    filter === 'all' && list.isSuccess && generations.length === 0 && jobs.length === 0;
+
+  if (nothingYet && bulkJobs.isSuccess) {
+    return (
+      <EmptyState
+        icon={<Images aria-hidden="true" />}
+        title={text.empty}
+        description={text.emptyHint}
+        action={emptyAction}
+        className="bg-white"
+      />
+    );
+  }
+
+  return (
+    <div className="flex flex-col gap-10">
+      <section aria-labelledby="generated-images-title" className="flex flex-col gap-5">
+        <div className="flex flex-col gap-3 md:flex-row md:items-center md:justify-between">
+          <h2 id="generated-images-title" className="text-xl font-semibold text-neutral-950">
+            {text.singleImages}
+          </h2>
+          <div className="flex flex-wrap items-center gap-3">
+            <div
+              role="group"
+              aria-label={text.filterLabel}
+              className="inline-flex items-center gap-1 rounded-full bg-neutral-200/60 p-1"
+            >
+              {(['all', 'favourites'] as const).map((value) => (
+                <button
+                  key={value}
+                  type="button"
+                  aria-pressed={filter === value}
+                  onClick={() => setFilter(value)}
+                  className={cn(
+                    'inline-flex h-8 cursor-pointer items-center gap-1.5 rounded-full px-3.5 text-sm font-medium text-neutral-600 transition-colors hover:text-neutral-950',
+                    filter === value && 'bg-white text-neutral-950 shadow-sm',
+                  )}
+                >
+                  {value === 'favourites' ? (
+                    <Heart aria-hidden="true" className="size-3.5" />
+                  ) : null}
+                  {value === 'all' ? text.all : text.favourites}
+                </button>
+              ))}
+            </div>
+            {filter === 'favourites' && generations.length > 0 ? (
+              <Button asChild variant="outline" size="sm">
+                <a href={favouritesZipUrl} download>
+                  <Download aria-hidden="true" className="size-4" />
+                  {text.downloadFavourites}
+                </a>
+              </Button>
+            ) : null}
+          </div>
+        </div>
+
+        {list.isPending ? (
+          <div aria-busy="true" className={generationGridClasses}>
+            <span role="status" className="sr-only">
+              {messages.common.loadingEllipsis}
+            </span>
+            {Array.from({ length: 4 }, (_, index) => (
+              <GenerationCardSkeleton key={index} />
+            ))}
+          </div>
+        ) : list.isError ? (
+          <EmptyState
+            title={<span role="alert">{text.loadFailed}</span>}
+            description={list.error.message}
+            headingLevel="h3"
+            action={
+              <Button variant="outline" onClick={() => void list.refetch()}>
+                {messages.common.tryAgain}
+              </Button>
+            }
+          />
+        ) : generations.length === 0 ? (
+          <EmptyState
+            icon={
+              filter === 'favourites' ? <Heart aria-hidden="true" /> : <Images aria-hidden="true" />
+            }
+            title={filter === 'favourites' ? text.noFavourites : text.empty}
+            description={filter === 'favourites' ? text.noFavouritesHint : text.emptyHint}
+            headingLevel="h3"
+            action={filter === 'favourites' ? undefined : emptyAction}
+          />
+        ) : (
+          <>
+            <ul className={generationGridClasses} data-testid="generations-grid">
+              {generations.map((generation) => (
+                <li key={generation.id}>
+                  <GenerationCard
+                    generation={generation}
+                    now={now}
+                    onOpen={() => setOpenId(generation.id)}
+                  />
+                </li>
+              ))}
+            </ul>
+            {list.hasNextPage ? (
+              <Button
+                variant="outline"
+                className="self-center"
+                loading={list.isFetchingNextPage}
+                onClick={() => void list.fetchNextPage()}
+              >
+                {text.loadMore}
+              </Button>
+            ) : null}
+          </>
+        )}
+      </section>
+
+      {jobs.length > 0 ? (
+        <section aria-labelledby="bulk-jobs-title" className="flex flex-col gap-5">
+          <h2 id="bulk-jobs-title" className="text-xl font-semibold text-neutral-950">
+            {text.bulkJobs}
+          </h2>
+          <ul className="grid gap-4 md:grid-cols-2 lg:grid-cols-3">
+            {jobs.map((job) => (
+              <li key={job.id}>
+                <BulkJobCard job={job} now={now} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <GenerationModal generation={opened} onClose={() => setOpenId(null)} />
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import { Heart } from 'lucide-react';
+import { messages } from '../../../../common/messages.ts';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { cn } from '../../../lib/cn.ts';
+import { formatRelativeOrDate } from '../../../lib/dates.ts';
+import type { Generation } from '../generation-api.ts';
+import { generationView, isNew } from '../generation-rules.ts';
+import { GenerationBadges, GenerationMedia } from './generation-media.tsx';
+
+const text = messages.generation;
+
+/**
+ * One generation in a grid: its picture (or state), name, age and badges. The name is the
+ * button that opens the generation modal; it stretches over the whole card, so the picture
+ * opens it too, while the blocked placeholder's More Info stays its own button above it.
+ */
+export function GenerationCard({
+  generation,
+  onOpen,
+  now,
+}: {
+  generation: Generation;
+  onOpen: () => void;
+  /** One clock for a whole list, so neighbours never disagree about "2 minutes ago". */
+  now: Date;
+}) {
+  const view = generationView(generation);
+  const fresh = isNew(generation);
+  return (
+    <article
+      aria-label={generation.modelName}
+      data-testid="generation-card"
+      data-status={view}
+      className="group relative flex h-full flex-col overflow-hidden rounded-card border border-neutral-200/80 bg-white shadow-card transition-shadow focus-within:shadow-lifted hover:shadow-lifted"
+    >
+      <div className="relative overflow-hidden">
+        <GenerationMedia generation={generation} size="card" />
+        <div className="pointer-events-none absolute top-2 left-2 flex flex-wrap gap-1.5">
+          {fresh ? (
+            <Badge variant="solid" data-testid="new-badge">
+              {text.history.newBadge}
+            </Badge>
+          ) : null}
+        </div>
+        {generation.favourite ? (
+          <span className="pointer-events-none absolute top-2 right-2 flex size-8 items-center justify-center rounded-full bg-white/90 text-accent-600 shadow-sm">
+            <Heart aria-hidden="true" className="size-4 fill-current" />
+            <span className="sr-only">{text.history.favourites}</span>
+          </span>
+        ) : null}
+      </div>
+      <div className="flex flex-1 flex-col gap-1.5 px-3 py-3">
+        <button
+          type="button"
+          onClick={onOpen}
+          aria-label={text.openImage(generation.modelName)}
+          className={cn(
+            'truncate text-left text-sm font-semibold text-neutral-950 focus-visible:outline-none',
+            // The stretched hit area: the whole card opens the modal.
+            'after:absolute after:inset-0 after:rounded-card after:content-[""] focus-visible:after:outline-2 focus-visible:after:outline-offset-2 focus-visible:after:outline-accent-600',
+            'cursor-pointer',
+          )}
+        >
+          {generation.modelName}
+        </button>
+        <p className="text-xs text-neutral-600">
+          {formatRelativeOrDate(generation.createdAt, now)}
+        </p>
+        <GenerationBadges generation={generation} />
+      </div>
+    </article>
+  );
+}
+
+/** Stands in for a card while a list loads, in the card's shape. */
+export function GenerationCardSkeleton() {
+  return (
+    <div
+      aria-hidden="true"
+      className="flex flex-col overflow-hidden rounded-card border border-neutral-200/80 bg-white"
+    >
+      <div className="animate-shimmer bg-neutral-200/80" style={{ aspectRatio: '4 / 5' }} />
+      <div className="flex flex-col gap-2 px-3 py-3">
+        <div className="h-3.5 w-2/3 animate-shimmer rounded-full bg-neutral-200/80" />
+        <div className="h-3 w-1/3 animate-shimmer rounded-full bg-neutral-200/80" />
+      </div>
+    </div>
+  );
+}
+
+export const generationGridClasses = 'grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4';

@@ -1,0 +1,122 @@
+import { Download, ExternalLink, Heart } from 'lucide-react';
+import { Link } from 'react-router';
+import { messages } from '../../../../common/messages.ts';
+import { paths } from '../../../../common/product.ts';
+import { Button } from '../../../components/ui/button.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog.tsx';
+import { formatRelativeOrDate } from '../../../lib/dates.ts';
+import type { Generation } from '../generation-api.ts';
+import { generationView, promptPreview } from '../generation-rules.ts';
+import { useDownloadImage } from '../use-download-image.ts';
+import { useMarkViewed, useToggleFavourite } from '../use-generation-actions.ts';
+import { useReturnFocus } from '../use-return-focus.ts';
+import { GenerationBadges, GenerationMedia } from './generation-media.tsx';
+
+const text = messages.generation;
+
+/**
+ * A generation opened from a list: processing (it finishes in place, the list's live data feeds
+ * it), complete (the picture, download, favourite) or failed (the reason, or Unknown error).
+ * The prompt is previewed at 50 characters; the full page has everything. Opening it marks the
+ * image as seen.
+ */
+export function GenerationModal({
+  generation,
+  onClose,
+}: {
+  /** The generation to show; null closes the modal. */
+  generation: Generation | null;
+  onClose: () => void;
+}) {
+  const open = generation !== null;
+  useMarkViewed(generation, open);
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? undefined : onClose())}>
+      {generation ? <ModalBody generation={generation} /> : null}
+    </Dialog>
+  );
+}
+
+function ModalBody({ generation }: { generation: Generation }) {
+  const view = generationView(generation);
+  const favourite = useToggleFavourite();
+  const { download, downloading } = useDownloadImage();
+  const preview = promptPreview(generation.promptText);
+  const returnFocus = useReturnFocus();
+
+  return (
+    <DialogContent className="md:max-w-2xl" closeLabel={messages.common.close} {...returnFocus}>
+      <DialogHeader>
+        <DialogTitle>{generation.modelName}</DialogTitle>
+        <DialogDescription>
+          {view === 'processing'
+            ? text.modal.processingTitle
+            : `${statusLabel(view)} · ${formatRelativeOrDate(generation.createdAt)}`}
+        </DialogDescription>
+      </DialogHeader>
+
+      <div className="overflow-hidden rounded-control">
+        <GenerationMedia generation={generation} size="large" className="max-h-[55dvh]" />
+      </div>
+
+      {view === 'failed' ? <p className="text-sm text-neutral-600">{text.refunded}</p> : null}
+
+      <div className="flex flex-col gap-2">
+        <GenerationBadges generation={generation} />
+        {preview ? (
+          <p className="text-sm text-neutral-700">
+            <span className="font-medium text-neutral-950">{text.detail.prompt}: </span>
+            <span data-testid="prompt-preview" title={generation.promptText ?? undefined}>
+              {preview}
+            </span>
+          </p>
+        ) : null}
+        <p className="text-xs text-neutral-600">
+          {text.detail.model}: {generation.userModelName}
+        </p>
+      </div>
+
+      <DialogFooter className="md:justify-between">
+        <Button asChild variant="ghost" size="sm">
+          <Link to={paths.generation(generation.id)}>
+            <ExternalLink aria-hidden="true" className="size-4" />
+            {text.modal.openDetail}
+          </Link>
+        </Button>
+        <div className="flex flex-col-reverse gap-3 md:flex-row">
+          <Button
+            variant="outline"
+            size="sm"
+            loading={favourite.isPending}
+            onClick={() => favourite.mutate(generation)}
+          >
+            <Heart
+              aria-hidden="true"
+              className={generation.favourite ? 'size-4 fill-current text-accent-600' : 'size-4'}
+            />
+            {generation.favourite ? text.unfavourite : text.favourite}
+          </Button>
+          {view === 'complete' ? (
+            <Button size="sm" loading={downloading} onClick={() => void download(generation)}>
+              <Download aria-hidden="true" className="size-4" />
+              {text.detail.download}
+            </Button>
+          ) : null}
+        </div>
+      </DialogFooter>
+    </DialogContent>
+  );
+}
+
+function statusLabel(view: ReturnType<typeof generationView>): string {
+  if (view === 'failed') return text.status.failed;
+  if (view === 'processing') return text.status.processing;
+  return text.status.complete;
+}

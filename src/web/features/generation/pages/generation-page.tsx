@@ -1,0 +1,227 @@
+import { useState, type ReactNode } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Download, Heart, Trash2 } from 'lucide-react';
+import { useNavigate, useParams } from 'react-router';
+import { messages } from '../../../../common/messages.ts';
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '../../../components/ui/alert-dialog.tsx';
+import { Badge } from '../../../components/ui/badge.tsx';
+import { Button } from '../../../components/ui/button.tsx';
+import { Container } from '../../../components/ui/container.tsx';
+import { notify } from '../../../components/ui/toast.ts';
+import { formatRelativeOrDate } from '../../../lib/dates.ts';
+import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { BulkJobView } from '../components/bulk-job-view.tsx';
+import { BackToGenerated, DetailSkeleton, Problem } from '../components/detail-parts.tsx';
+import {
+  ContentNotice,
+  GenerationBadges,
+  GenerationMedia,
+} from '../components/generation-media.tsx';
+import {
+  bulkJobQueryOptions,
+  deleteGeneration,
+  generationQueryKeys,
+  generationQueryOptions,
+  isNotFound,
+  type Generation,
+} from '../generation-api.ts';
+import { generatedTabPath, generationView, isValidRecordId } from '../generation-rules.ts';
+import { useDownloadImage } from '../use-download-image.ts';
+import { useMarkViewed, useToggleFavourite } from '../use-generation-actions.ts';
+
+const text = messages.generation;
+
+/**
+ * /generations/{id}: one generated image with download, favourite and delete. The address is
+ * also used with a bulk job's id right after a bulk start: an id that is no generation but is
+ * one of the user's bulk jobs shows that job. A blocked image shows the Content Notice and no
+ * download.
+ */
+export function GenerationPage() {
+  const { id } = useParams();
+  const valid = isValidRecordId(id);
+  const generation = useQuery({ ...generationQueryOptions(id ?? ''), enabled: valid });
+  const lookForBulk = valid && generation.isError && isNotFound(generation.error);
+  const bulk = useQuery({ ...bulkJobQueryOptions(id ?? ''), enabled: lookForBulk });
+  usePageTitle(
+    generation.data?.modelName ?? bulk.data?.bulkJob.label ?? messages.pageTitles.generation,
+  );
+
+  let body: ReactNode;
+  if (!valid) body = <Problem title={text.detail.invalidId} />;
+  else if (generation.isPending) body = <DetailSkeleton />;
+  else if (generation.isSuccess) body = <GenerationDetail generation={generation.data} />;
+  else if (!lookForBulk)
+    body = (
+      <Problem
+        title={text.detail.loadFailed}
+        description={generation.error.message}
+        onRetry={() => void generation.refetch()}
+      />
+    );
+  else if (bulk.isPending) body = <DetailSkeleton />;
+  else if (bulk.isSuccess) body = <BulkJobView detail={bulk.data} />;
+  else if (isNotFound(bulk.error)) body = <Problem title={text.detail.notFound} />;
+  else
+    body = (
+      <Problem
+        title={text.detail.loadFailed}
+        description={bulk.error.message}
+        onRetry={() => void bulk.refetch()}
+      />
+    );
+
+  return (
+    <Container className="flex flex-col gap-6 py-8 md:py-12">
+      <BackToGenerated />
+      {body}
+    </Container>
+  );
+}
+
+function GenerationDetail({ generation }: { generation: Generation }) {
+  const view = generationView(generation);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const favourite = useToggleFavourite();
+  const { download, downloading } = useDownloadImage();
+  const [confirming, setConfirming] = useState(false);
+  useMarkViewed(generation, true);
+
+  const removal = useMutation({
+    mutationFn: () => deleteGeneration(generation.id),
+    onSuccess: () => {
+      notify.success(text.detail.deleted);
+      setConfirming(false);
+      void queryClient.invalidateQueries({ queryKey: generationQueryKeys.lists });
+      if (generation.bulkJobId)
+        void queryClient.invalidateQueries({
+          queryKey: generationQueryKeys.bulkJob(generation.bulkJobId),
+        });
+      void navigate(generatedTabPath, { replace: true });
+    },
+    onError: (error) =>
+      notify.error(text.detail.deleteFailed(error.message || messages.common.unexpectedError)),
+  });
+
+  const statusBadge =
+    view === 'processing' ? (
+      <Badge variant="accent" size="md">
+        {text.status.processing}
+      </Badge>
+    ) : view === 'failed' ? (
+      <Badge variant="danger" size="md">
+        {text.status.failed}
+      </Badge>
+    ) : (
+      <Badge variant="success" size="md">
+        {text.status.complete}
+      </Badge>
+    );
+
+  return (
+    <div className="grid gap-8 md:grid-cols-2 md:gap-12">
+      <div className="flex flex-col gap-4">
+        {view === 'blocked' ? (
+          <ContentNotice />
+        ) : (
+          <div className="overflow-hidden rounded-card border border-neutral-200/80 bg-white shadow-card">
+            <GenerationMedia generation={generation} size="large" />
+          </div>
+        )}
+      </div>
+
+      <div className="flex flex-col gap-6">
+        <header className="flex flex-col gap-3">
+          <div className="flex flex-wrap items-center gap-2">
+            {statusBadge}
+            <GenerationBadges generation={generation} />
+          </div>
+          <h1 className="text-3xl font-semibold text-neutral-950 md:text-4xl">
+            {generation.modelName}
+          </h1>
+          {view === 'failed' ? (
+            <p className="text-sm text-danger-700" role="status">
+              {generation.failureReason || messages.common.unknownError}
+            </p>
+          ) : null}
+          {view === 'failed' ? <p className="text-sm text-neutral-600">{text.refunded}</p> : null}
+        </header>
+
+        <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-3 text-sm">
+          <dt className="text-neutral-500">{text.detail.model}</dt>
+          <dd className="text-neutral-900">{generation.userModelName}</dd>
+          {generation.promptText ? (
+            <>
+              <dt className="text-neutral-500">{text.detail.prompt}</dt>
+              <dd className="break-words whitespace-pre-line text-neutral-900">
+                {generation.promptText}
+              </dd>
+            </>
+          ) : (
+            <>
+              <dt className="text-neutral-500">{text.detail.style}</dt>
+              <dd className="text-neutral-900">{generation.modelName}</dd>
+            </>
+          )}
+          <dt className="text-neutral-500">{text.detail.created}</dt>
+          <dd className="text-neutral-900">{formatRelativeOrDate(generation.createdAt)}</dd>
+        </dl>
+
+        <div className="flex flex-wrap gap-3">
+          {view === 'complete' ? (
+            <Button loading={downloading} onClick={() => void download(generation)}>
+              <Download aria-hidden="true" className="size-4" />
+              {text.detail.download}
+            </Button>
+          ) : null}
+          <Button
+            variant="outline"
+            loading={favourite.isPending}
+            onClick={() => favourite.mutate(generation)}
+          >
+            <Heart
+              aria-hidden="true"
+              className={generation.favourite ? 'size-4 fill-current text-accent-600' : 'size-4'}
+            />
+            {generation.favourite ? text.unfavourite : text.favourite}
+          </Button>
+          <Button variant="destructive-outline" onClick={() => setConfirming(true)}>
+            <Trash2 aria-hidden="true" className="size-4" />
+            {text.detail.delete}
+          </Button>
+        </div>
+      </div>
+
+      <AlertDialog open={confirming} onOpenChange={setConfirming}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>{text.detail.deleteConfirmTitle}</AlertDialogTitle>
+            <AlertDialogDescription>{text.detail.deleteConfirmText}</AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel disabled={removal.isPending}>
+              {messages.common.cancel}
+            </AlertDialogCancel>
+            {/* Not AlertDialogAction: that would close the dialog before the answer arrives. */}
+            <Button
+              variant="destructive"
+              loading={removal.isPending}
+              onClick={() => removal.mutate()}
+            >
+              {removal.isPending ? messages.common.deleting : text.detail.delete}
+            </Button>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </div>
+  );
+}
