@@ -21,6 +21,7 @@ import type { EventBus } from '../events/event-bus.ts';
 import type { ModelRow } from '../studio/repository.ts';
 import { generateImageJob } from './jobs.ts';
 import {
+  countBulkOutcome,
   deleteGeneration,
   findBulkJob,
   findGeneration,
@@ -103,6 +104,21 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       createdAt: row.createdAt.toISOString(),
       completedAt: row.completedAt?.toISOString() ?? null,
     };
+  }
+
+  async function publishBulkJob(job: BulkJobRow): Promise<void> {
+    await events
+      .publish(job.userId, {
+        type: generationEvents.bulkJobUpdated,
+        data: {
+          bulkJobId: job.id,
+          status: job.status,
+          completedImages: job.completedImages,
+          failedImages: job.failedImages,
+          totalImages: job.totalImages,
+        },
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'bulk job event not published'));
   }
 
   async function publishCreated(rows: GenerationRow[]): Promise<void> {
@@ -310,12 +326,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
         );
         return { job, rows, failures: selected.length - items.length };
       });
-      await events
-        .publish(userId, {
-          type: generationEvents.bulkJobUpdated,
-          data: { bulkJobId: result.job.id, status: result.job.status },
-        })
-        .catch(() => {});
+      await publishBulkJob(result.job);
       return {
         bulkJob: toBulkJob(result.job),
         queued: result.rows.length,
@@ -370,10 +381,21 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       return toGeneration(row);
     },
 
+    /**
+     * Deletes a generation and its files. One still being made is cancelled: its job finds
+     * nothing to do, and its bulk job counts it as failed so the job still finishes.
+     */
     async delete(userId: string, id: string): Promise<void> {
-      const row = await findGeneration(db, userId, id);
-      if (!row) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
-      await deleteGeneration(db, userId, id);
+      const { row, job } = await db.transaction(async (tx) => {
+        const found = await findGeneration(tx, userId, id);
+        if (!found) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+        await deleteGeneration(tx, userId, id);
+        const counted =
+          found.bulkJobId && found.status === 'processing'
+            ? await countBulkOutcome(tx, found.bulkJobId, 'failed')
+            : undefined;
+        return { row: found, job: counted };
+      });
       for (const key of [row.imageKey, row.thumbnailKey])
         if (key) await storage.delete(key).catch(() => {});
       await events
@@ -382,6 +404,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
           data: { generationId: id, status: 'deleted', bulkJobId: row.bulkJobId },
         })
         .catch(() => {});
+      if (job) await publishBulkJob(job);
     },
 
     async bulkJobs(userId: string) {
