@@ -19,6 +19,7 @@ import type { ErrorCode, ErrorResponse } from '../common/errors.ts';
 import { messages } from '../common/messages.ts';
 import type { Storage } from './adapters/storage/storage.ts';
 import { LocalStorage } from './adapters/storage/local-storage.ts';
+import { S3Storage } from './adapters/storage/s3-storage.ts';
 import type { Mailer } from './adapters/email/mailer.ts';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
@@ -158,6 +159,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
 
+  // Files in a bucket come from its own origin (presigned URLs): pages show and download them.
+  const fileOrigins = deps.storage instanceof S3Storage ? [await deps.storage.fileOrigin()] : [];
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -165,10 +168,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        imgSrc: ["'self'", 'data:', 'blob:', ...fileOrigins],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        mediaSrc: ["'self'", 'blob:'],
+        connectSrc: ["'self'", ...fileOrigins],
+        mediaSrc: ["'self'", 'blob:', ...fileOrigins],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'"],

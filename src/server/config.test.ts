@@ -3,6 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
+import { createStorage } from './adapters/storage/create-storage.ts';
+import { LocalStorage } from './adapters/storage/local-storage.ts';
+import { S3Storage } from './adapters/storage/s3-storage.ts';
 
 const dataDir = () => mkdtempSync(path.join(os.tmpdir(), 'likeness-config-'));
 
@@ -240,5 +243,98 @@ describe('try-on engine configuration', () => {
         DATA_DIR: dataDir(),
       }),
     ).toThrow(/FASHN_BASE_URL/);
+  });
+});
+
+describe('storage configuration', () => {
+  const s3 = {
+    STORAGE: 's3',
+    S3_BUCKET: 'likeness-files',
+    S3_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+    S3_SECRET_ACCESS_KEY: 'secret-example',
+  };
+
+  it('is local disk under the data directory by default', () => {
+    const dir = dataDir();
+    expect(loadConfig({ DATA_DIR: dir }).storage).toEqual({
+      driver: 'local',
+      localDir: path.join(dir, 'storage'),
+    });
+  });
+
+  it('reads an S3 bucket with its defaults: AWS itself, us-east-1, virtual-host style', () => {
+    const dir = dataDir();
+    expect(loadConfig({ ...s3, DATA_DIR: dir }).storage).toEqual({
+      driver: 's3',
+      localDir: path.join(dir, 'storage'),
+      s3: {
+        bucket: 'likeness-files',
+        region: 'us-east-1',
+        endpoint: undefined,
+        publicBaseUrl: undefined,
+        forcePathStyle: false,
+        accessKeyId: 'AKIDEXAMPLE',
+        secretAccessKey: 'secret-example',
+      },
+    });
+  });
+
+  it('reads an R2 or MinIO endpoint, path style, region and public address', () => {
+    const config = loadConfig({
+      ...s3,
+      S3_REGION: 'auto',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_PUBLIC_URL: 'https://files.likeness.example',
+      S3_FORCE_PATH_STYLE: 'true',
+      DATA_DIR: dataDir(),
+    });
+    expect(config.storage).toMatchObject({
+      driver: 's3',
+      s3: {
+        region: 'auto',
+        endpoint: 'http://minio:9000',
+        publicBaseUrl: 'https://files.likeness.example',
+        forcePathStyle: true,
+      },
+    });
+    // Blank lines in .env count as unset.
+    expect(
+      loadConfig({ ...s3, S3_REGION: '', S3_ENDPOINT: '', S3_PUBLIC_URL: '', DATA_DIR: dataDir() })
+        .storage,
+    ).toMatchObject({ s3: { region: 'us-east-1', endpoint: undefined, publicBaseUrl: undefined } });
+  });
+
+  it('refuses s3 without the bucket or either key, naming each variable', () => {
+    for (const name of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      expect(() => loadConfig({ ...s3, [name]: '', DATA_DIR: dataDir() }), name).toThrow(
+        new RegExp(`${name} is required when STORAGE=s3`),
+      );
+    }
+    expect(() => loadConfig({ STORAGE: 's3', DATA_DIR: dataDir() })).toThrow(
+      /S3_BUCKET is required[\s\S]*S3_ACCESS_KEY_ID is required[\s\S]*S3_SECRET_ACCESS_KEY is required/,
+    );
+  });
+
+  it('refuses a malformed bucket, endpoint or path-style flag, a link life S3 cannot sign, and an unknown driver', () => {
+    const refused = (env: Record<string, string>, pattern: RegExp) =>
+      expect(() => loadConfig({ ...s3, ...env, DATA_DIR: dataDir() })).toThrow(pattern);
+    refused({ S3_BUCKET: 'Not_A_Bucket' }, /S3_BUCKET must be a bucket name/);
+    refused({ S3_ENDPOINT: 'minio:9000' }, /S3_ENDPOINT/);
+    refused({ S3_PUBLIC_URL: 'files' }, /S3_PUBLIC_URL/);
+    refused({ S3_FORCE_PATH_STYLE: 'yes' }, /S3_FORCE_PATH_STYLE/);
+    refused({ SIGNED_URL_TTL_SECONDS: '604801' }, /SIGNED_URL_TTL_SECONDS is at most 604800/);
+    expect(() => loadConfig({ STORAGE: 'gcs', DATA_DIR: dataDir() })).toThrow(/STORAGE/);
+    // The s3 variables mean nothing to local storage.
+    expect(loadConfig({ S3_BUCKET: 'Not_A_Bucket', DATA_DIR: dataDir() }).storage.driver).toBe(
+      'local',
+    );
+  });
+
+  it('picks the implementation from the driver', () => {
+    const dir = dataDir();
+    expect(createStorage(loadConfig({ DATA_DIR: dir }))).toBeInstanceOf(LocalStorage);
+    expect(
+      createStorage(loadConfig({ ...s3, S3_ENDPOINT: 'http://127.0.0.1:9', DATA_DIR: dir })),
+    ).toBeInstanceOf(S3Storage);
   });
 });
