@@ -35,7 +35,6 @@ let dataDir: string;
 let web1: Proc;
 let web2: Proc;
 let worker1: Proc;
-let worker2: Proc;
 const processes: Proc[] = [];
 const streams: EventStreamClient[] = [];
 let alice: BrowserUser;
@@ -81,7 +80,6 @@ async function startAll(env: Record<string, string>) {
     processes.push(proc);
     if (name === 'web2') web2 = proc;
     if (name === 'worker1') worker1 = proc;
-    if (name === 'worker2') worker2 = proc;
   }
   await Promise.all([waitUntilReady(web1), waitUntilReady(web2)]);
 }

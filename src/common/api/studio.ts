@@ -74,7 +74,10 @@ export type Draft = z.infer<typeof draftSchema>;
 
 export const updateDraftRequestSchema = z.object({
   gender: genderSchema.nullable().optional(),
-  name: z.string().max(modelName.maxLength * 4).optional(),
+  name: z
+    .string()
+    .max(modelName.maxLength * 4)
+    .optional(),
 });
 
 export const modelNameSchema = z.string().trim().min(1).max(modelName.maxLength);

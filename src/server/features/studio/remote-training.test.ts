@@ -7,7 +7,7 @@ import { creditLedger, userModels } from '../../db/schema/index.ts';
 import { startFakeReplicate, type FakeReplicate } from '../../../../tests/fakes/replicate-api.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
-import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
+import { signUp } from '../../../../tests/helpers/users.ts';
 
 /**
  * Training on a GPU service, through the whole app over real HTTP: the Replicate fake downloads
