@@ -5,11 +5,11 @@ import type {
   GenerationRequest,
 } from './generation-engine.ts';
 import {
-  downloadImage,
-  nextPause,
-  pause,
-  type PollTiming,
-  unlessAborted,
+  downloadedOutcome,
+  type FollowOptions,
+  followSettings,
+  followUntilDone,
+  startJob,
 } from './generation-support.ts';
 import {
   errorFor,
@@ -36,23 +36,16 @@ import { EngineError } from './training-engine.ts';
  * `failed` outcome with fal's detail (our input is wrong or our key is refused: retrying cannot
  * help), and a failure the queue recorded for the request (a model error, or an infrastructure
  * error fal already retried) is a `failed` outcome too. On abort the request is canceled (best
- * effort) and a transient EngineError thrown.
+ * effort) and a transient EngineError thrown. That lifecycle (startJob, followUntilDone) is shared
+ * with replicate-generation.ts in generation-support.ts; what is fal's own is below.
  *
  * Status and result URLs are derived from the request id (`{queue}/fal-ai/flux-lora/requests/{id}`),
  * as fal-training.ts does: the endpoint has no path, so `{owner}/{app}` is the endpoint id.
  */
 
-export interface FalGenerationOptions {
+export interface FalGenerationOptions extends FollowOptions {
   /** Per request (default 30 s). */
   requestTimeoutMs?: number;
-  /** The first pause between status polls (default 1 s); it grows by half up to the maximum. */
-  pollIntervalMs?: number;
-  maxPollIntervalMs?: number;
-  /** Transient poll failures in a row tolerated before giving up (default 5). */
-  maxPollFailures?: number;
-  /** The largest image accepted (default 20 MB). */
-  maxImageBytes?: number;
-  downloadTimeoutMs?: number;
 }
 
 const provider = 'fal';
@@ -72,13 +65,7 @@ export function createFalGenerationEngine(
 ): GenerationEngine {
   const queueBase = config.queueBaseUrl.replace(/\/+$/, '');
   const timeoutMs = options.requestTimeoutMs ?? 30_000;
-  const timing: PollTiming = {
-    firstMs: options.pollIntervalMs ?? 1000,
-    maxMs: options.maxPollIntervalMs ?? 5000,
-  };
-  const maxPollFailures = options.maxPollFailures ?? 5;
-  const maxImageBytes = options.maxImageBytes ?? 20 * 1024 * 1024;
-  const downloadTimeoutMs = options.downloadTimeoutMs ?? 60_000;
+  const { timing, maxPollFailures, image } = followSettings(options);
 
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, json?: unknown, ms = timeoutMs) =>
     sendToProvider({
@@ -100,14 +87,6 @@ export function createFalGenerationEngine(
     }
   }
 
-  const interrupted = (id: string | undefined) =>
-    new EngineError(
-      id
-        ? `The generation was interrupted before ${provider} finished it (request ${id}, canceled)`
-        : `The generation was interrupted before ${provider} accepted it`,
-      { transient: true },
-    );
-
   /** The result of a COMPLETED request. */
   async function result(id: string, signal: AbortSignal): Promise<GenerationOutcome> {
     const response = await call('GET', requestUrl(id));
@@ -124,18 +103,14 @@ export function createFalGenerationEngine(
     const url = isRecord(first) && typeof first.url === 'string' && first.url ? first.url : null;
     if (!url)
       return { status: 'failed', error: `${provider} finished without an image`, reference: id };
-    const downloaded = await downloadImage(url, {
-      provider,
-      maxBytes: maxImageBytes,
-      timeoutMs: downloadTimeoutMs,
-      signal,
-    });
-    return downloaded.ok
-      ? { status: 'succeeded', image: downloaded.image, reference: id }
-      : { status: 'failed', error: downloaded.error, reference: id };
+    return downloadedOutcome(url, id, { provider, ...image, signal });
   }
 
-  /** One status poll: the outcome once COMPLETED, undefined while queued or running. */
+  /**
+   * One status poll: the outcome once COMPLETED, undefined while queued or running. The result
+   * and its download are part of the poll: a transient error there counts as a poll failure and
+   * the status is polled again, and an abort during the download cancels the request.
+   */
   async function poll(id: string, signal: AbortSignal): Promise<GenerationOutcome | undefined> {
     const body = successBody(provider, await call('GET', `${requestUrl(id)}/status`));
     switch (body.status) {
@@ -156,74 +131,33 @@ export function createFalGenerationEngine(
     makesPreviews: false,
 
     async generate(request: GenerationRequest, signal: AbortSignal) {
-      if (signal.aborted) throw interrupted(undefined);
-      const submitting = call('POST', `${queueBase}/${endpoint}`, {
-        prompt: request.prompt,
-        loras: [{ path: request.weights, scale: 1 }],
-        ...falGenerationInput,
+      const started = await startJob({
+        provider,
+        send: () =>
+          call('POST', `${queueBase}/${endpoint}`, {
+            prompt: request.prompt,
+            loras: [{ path: request.weights, scale: 1 }],
+            ...falGenerationInput,
+          }),
+        idField: 'request_id',
+        missingId: `${provider} answered a submission without a request id`,
+        cancel,
+        signal,
       });
-      const submitted = await unlessAborted(submitting, signal);
-      if (submitted.aborted) {
-        void submitting
-          .then((response) => {
-            const id = requestId(response);
-            return id ? cancel(id) : undefined;
-          })
-          .catch(() => undefined);
-        throw interrupted(undefined);
-      }
-      const response = submitted.value;
-      if (response.status >= 400) {
-        const error = errorFor(provider, response);
-        if (error.transient) throw error;
-        return { status: 'failed', error: error.message, reference: null };
-      }
-      const id = successBody(provider, response).request_id;
-      if (typeof id !== 'string' || !id)
-        throw new EngineError(`${provider} answered a submission without a request id`, {
-          transient: true,
-        });
-
-      let delay = timing.firstMs;
-      let failures = 0;
-      for (;;) {
-        await pause(delay, signal);
-        if (signal.aborted) {
-          await cancel(id);
-          throw interrupted(id);
-        }
-        try {
-          const polled = await unlessAborted(poll(id, signal), signal);
-          if (polled.aborted) {
-            await cancel(id);
-            throw interrupted(id);
-          }
-          if (polled.value) return polled.value;
-          failures = 0;
-          delay = nextPause(delay, timing);
-        } catch (error) {
-          if (!(error instanceof EngineError) || signal.aborted) throw error;
-          if (!error.transient) return { status: 'failed', error: error.message, reference: id };
-          failures += 1;
-          if (failures > maxPollFailures) {
-            await cancel(id);
-            throw error;
-          }
-          delay = Math.max(nextPause(delay, timing), (error.retryAfterSeconds ?? 0) * 1000);
-        }
-      }
+      if (!started.started) return started.outcome;
+      const { id } = started;
+      return followUntilDone({
+        provider,
+        kind: 'request',
+        reference: id,
+        poll: () => poll(id, signal),
+        cancel: () => cancel(id),
+        signal,
+        timing,
+        maxPollFailures,
+      });
     },
   };
-}
-
-function requestId(response: ProviderResponse): string | undefined {
-  const body = response.body;
-  return response.status < 300 &&
-    isRecord(body) &&
-    typeof body.request_id === 'string' &&
-    body.request_id
-    ? body.request_id
-    : undefined;
 }
 
 /**

@@ -1,10 +1,196 @@
-import type { GeneratedImage } from './generation-engine.ts';
+import type { GeneratedImage, GenerationOutcome } from './generation-engine.ts';
+import { errorFor, isRecord, type ProviderResponse, successBody } from './provider-http.ts';
 import { EngineError } from './training-engine.ts';
 
 /**
- * What the GPU-service generation engines share: copying the image out of the provider (its URL
- * expires: Replicate keeps outputs 1 h) and waiting between polls without outliving the job.
+ * What the GPU-service generation engines (replicate-generation.ts, fal-generation.ts) share:
+ * starting a job without losing it to an abort, following it until it ends without outliving
+ * the job's signal, and copying the image out of the provider (its URL expires: Replicate keeps
+ * outputs 1 h). What differs between providers (request shapes, reading their verdicts) stays in
+ * the adapters.
  */
+
+/** The polling and download settings both engines take. */
+export interface FollowOptions {
+  /** The first pause between polls (default 1 s); it grows by half up to `maxPollIntervalMs`. */
+  pollIntervalMs?: number;
+  maxPollIntervalMs?: number;
+  /** Transient poll failures in a row tolerated before giving up (default 5). */
+  maxPollFailures?: number;
+  /** The largest image accepted (default 20 MB). */
+  maxImageBytes?: number;
+  downloadTimeoutMs?: number;
+}
+
+export interface FollowSettings {
+  timing: PollTiming;
+  maxPollFailures: number;
+  /** For downloadedOutcome (with the provider and the job's signal). */
+  image: { maxBytes: number; timeoutMs: number };
+}
+
+/** The options with their defaults filled in. */
+export function followSettings(options: FollowOptions): FollowSettings {
+  return {
+    timing: { firstMs: options.pollIntervalMs ?? 1000, maxMs: options.maxPollIntervalMs ?? 5000 },
+    maxPollFailures: options.maxPollFailures ?? 5,
+    image: {
+      maxBytes: options.maxImageBytes ?? 20 * 1024 * 1024,
+      timeoutMs: options.downloadTimeoutMs ?? 60_000,
+    },
+  };
+}
+
+/**
+ * The transient error thrown when the job's signal aborts; `job` names the provider's job once it
+ * has one (the message then says it was canceled).
+ */
+export function interruptedError(provider: string, job?: string): EngineError {
+  return new EngineError(
+    job
+      ? `The generation was interrupted before ${provider} finished it (${job}, canceled)`
+      : `The generation was interrupted before ${provider} accepted it`,
+    { transient: true },
+  );
+}
+
+export interface JobStart {
+  provider: string;
+  /** Sends the create/submit request (not called when the signal has already aborted). */
+  send: () => Promise<ProviderResponse>;
+  /** The field of a success answer that holds the job's id (`id`, `request_id`). */
+  idField: string;
+  /** The message of the (transient) error thrown when a success answer lacks the id. */
+  missingId: string;
+  /** Best effort, never throws: ends a job we no longer wait for. */
+  cancel: (id: string) => Promise<void>;
+  signal: AbortSignal;
+}
+
+/** The job the provider accepted (its id and the answer's body), or the outcome a refusal is. */
+export type StartedJob =
+  | { started: true; id: string; body: Record<string, unknown> }
+  | { started: false; outcome: GenerationOutcome };
+
+/**
+ * Sends the request that creates the provider's job, within the job's signal.
+ *
+ * Network trouble, timeouts, 408/429/5xx and unreadable answers throw a transient EngineError
+ * (the job retries). A final (4xx) refusal is returned as a `failed` outcome rather than thrown:
+ * it means our request is wrong, the weights are gone or not ours, or the account cannot run
+ * them. Retrying the same request cannot help, and the user's credit should come back with the
+ * provider's own reason.
+ */
+export async function startJob(start: JobStart): Promise<StartedJob> {
+  const { provider, signal } = start;
+  if (signal.aborted) throw interruptedError(provider);
+  const sending = start.send();
+  const sent = await unlessAborted(sending, signal);
+  if (sent.aborted) {
+    // The job may exist already (Replicate's sync mode holds the answer up to a minute). Cancel
+    // it as soon as its id arrives rather than dropping the connection and losing the id.
+    void sending
+      .then((response) => {
+        const id = jobId(response, start.idField);
+        return id ? start.cancel(id) : undefined;
+      })
+      .catch(() => undefined);
+    throw interruptedError(provider);
+  }
+  const response = sent.value;
+  if (response.status >= 400) {
+    const error = errorFor(provider, response);
+    if (error.transient) throw error;
+    return { started: false, outcome: { status: 'failed', error: error.message, reference: null } };
+  }
+  const body = successBody(provider, response);
+  const id = body[start.idField];
+  if (typeof id !== 'string' || !id) throw new EngineError(start.missingId, { transient: true });
+  return { started: true, id, body };
+}
+
+function jobId(response: ProviderResponse, field: string): string | undefined {
+  const body = response.body;
+  if (response.status >= 300 || !isRecord(body)) return undefined;
+  const id = body[field];
+  return typeof id === 'string' && id ? id : undefined;
+}
+
+export interface Following<T> {
+  provider: string;
+  /** What the provider calls the job, for messages (`prediction`, `request`). */
+  kind: string;
+  /** The job's id. */
+  reference: string;
+  /**
+   * One poll: what the job ended as, or undefined while it runs. An EngineError it throws is
+   * sorted as below; any other error is thrown as it is.
+   */
+  poll: () => Promise<T | undefined>;
+  /** Best effort, never throws: ends the job when we stop waiting for it. */
+  cancel: () => Promise<void>;
+  signal: AbortSignal;
+  timing: PollTiming;
+  /** Transient poll failures in a row tolerated before giving up. */
+  maxPollFailures: number;
+}
+
+/** A final (non-transient) poll error: the generation fails with its message. */
+export type PollFailure = { status: 'failed'; error: string; reference: string };
+
+/**
+ * Polls the provider's job, pausing first and growing the pause between polls, until `poll`
+ * reports its end (returned), the job's signal aborts, or polling fails for good.
+ *
+ * Transient errors while polling do not end the generation at once: the job is still running
+ * (and billed), so `maxPollFailures` in a row are tolerated (a 429's Retry-After respected)
+ * before the job is canceled and the last error thrown. A final error (a 4xx: the job vanished)
+ * is returned as a PollFailure: retrying cannot help. When the signal aborts, the job is
+ * canceled and a transient EngineError thrown.
+ */
+export async function followUntilDone<T>(following: Following<T>): Promise<T | PollFailure> {
+  const { signal, timing, reference } = following;
+  const interrupted = async () => {
+    await following.cancel();
+    return interruptedError(following.provider, `${following.kind} ${reference}`);
+  };
+  let delay = timing.firstMs;
+  let failures = 0;
+  for (;;) {
+    await pause(delay, signal);
+    if (signal.aborted) throw await interrupted();
+    try {
+      const polled = await unlessAborted(following.poll(), signal);
+      if (polled.aborted) throw await interrupted();
+      if (polled.value !== undefined) return polled.value;
+      failures = 0;
+      delay = nextPause(delay, timing);
+    } catch (error) {
+      // Once the signal has aborted, the error (the interruption above, or a failure the abort
+      // caused) is thrown as it is: there is nothing left to retry.
+      if (!(error instanceof EngineError) || signal.aborted) throw error;
+      if (!error.transient) return { status: 'failed', error: error.message, reference };
+      failures += 1;
+      if (failures > following.maxPollFailures) {
+        await following.cancel();
+        throw error;
+      }
+      delay = Math.max(nextPause(delay, timing), (error.retryAfterSeconds ?? 0) * 1000);
+    }
+  }
+}
+
+/** The downloaded image as the outcome: succeeded with it, or failed with why it is not one. */
+export async function downloadedOutcome(
+  url: string,
+  reference: string,
+  options: ImageDownload,
+): Promise<GenerationOutcome> {
+  const downloaded = await downloadImage(url, options);
+  return downloaded.ok
+    ? { status: 'succeeded', image: downloaded.image, reference }
+    : { status: 'failed', error: downloaded.error, reference };
+}
 
 export interface ImageDownload {
   /** The provider's name for messages. */

@@ -5,20 +5,13 @@ import type {
   GenerationRequest,
 } from './generation-engine.ts';
 import {
-  downloadImage,
-  nextPause,
-  pause,
-  type PollTiming,
-  unlessAborted,
+  downloadedOutcome,
+  type FollowOptions,
+  followSettings,
+  followUntilDone,
+  startJob,
 } from './generation-support.ts';
-import {
-  errorFor,
-  isRecord,
-  type ProviderResponse,
-  sendToProvider,
-  successBody,
-} from './provider-http.ts';
-import { EngineError } from './training-engine.ts';
+import { sendToProvider, successBody } from './provider-http.ts';
 
 /**
  * Images from a trained FLUX LoRA version on Replicate (reference/provider-contracts.md §1.5-1.7):
@@ -41,22 +34,15 @@ import { EngineError } from './training-engine.ts';
  * Transient errors while polling do not end the generation at once: the prediction is still
  * running (and billed), so a few in a row are tolerated (a 429's Retry-After respected) before
  * giving up. When the job's signal aborts, the prediction is canceled (best effort) and a
- * transient EngineError thrown.
+ * transient EngineError thrown. That lifecycle (startJob, followUntilDone) is shared with
+ * fal-generation.ts in generation-support.ts; what is Replicate's own is below.
  */
 
-export interface ReplicateGenerationOptions {
+export interface ReplicateGenerationOptions extends FollowOptions {
   /** Per request other than the create (default 30 s). */
   requestTimeoutMs?: number;
   /** `Prefer: wait=N`, 1-60 (default 60). The create request's timeout is this plus the above. */
   waitSeconds?: number;
-  /** The first pause between polls (default 1 s); it grows by half up to `maxPollIntervalMs`. */
-  pollIntervalMs?: number;
-  maxPollIntervalMs?: number;
-  /** Transient poll failures in a row tolerated before giving up (default 5). */
-  maxPollFailures?: number;
-  /** The largest image accepted (default 20 MB). */
-  maxImageBytes?: number;
-  downloadTimeoutMs?: number;
 }
 
 const provider = 'Replicate';
@@ -85,13 +71,7 @@ export function createReplicateGenerationEngine(
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.requestTimeoutMs ?? 30_000;
   const waitSeconds = Math.min(60, Math.max(1, Math.round(options.waitSeconds ?? 60)));
-  const timing: PollTiming = {
-    firstMs: options.pollIntervalMs ?? 1000,
-    maxMs: options.maxPollIntervalMs ?? 5000,
-  };
-  const maxPollFailures = options.maxPollFailures ?? 5;
-  const maxImageBytes = options.maxImageBytes ?? 20 * 1024 * 1024;
-  const downloadTimeoutMs = options.downloadTimeoutMs ?? 60_000;
+  const { timing, maxPollFailures, image } = followSettings(options);
 
   const call = (
     method: 'GET' | 'POST',
@@ -119,14 +99,10 @@ export function createReplicateGenerationEngine(
     }
   }
 
-  const interrupted = (id: string | undefined) =>
-    new EngineError(
-      id
-        ? `The generation was interrupted before ${provider} finished it (prediction ${id}, canceled)`
-        : `The generation was interrupted before ${provider} accepted it`,
-      { transient: true },
-    );
-
+  /**
+   * The outcome of an ended prediction. The download runs after polling, outside its retries: a
+   * transient download error is thrown (the job retries) rather than counted as a poll failure.
+   */
   async function conclude(
     verdict: Verdict,
     id: string,
@@ -135,15 +111,7 @@ export function createReplicateGenerationEngine(
     if (verdict.status === 'blocked') return { status: 'blocked', reference: id };
     if (verdict.status === 'failed')
       return { status: 'failed', error: verdict.error, reference: id };
-    const downloaded = await downloadImage(verdict.url, {
-      provider,
-      maxBytes: maxImageBytes,
-      timeoutMs: downloadTimeoutMs,
-      signal,
-    });
-    return downloaded.ok
-      ? { status: 'succeeded', image: downloaded.image, reference: id }
-      : { status: 'failed', error: downloaded.error, reference: id };
+    return downloadedOutcome(verdict.url, id, { provider, ...image, signal });
   }
 
   return {
@@ -151,84 +119,49 @@ export function createReplicateGenerationEngine(
     makesPreviews: false,
 
     async generate(request: GenerationRequest, signal: AbortSignal) {
-      if (signal.aborted) throw interrupted(undefined);
-      const creating = call(
-        'POST',
-        '/predictions',
-        {
-          version: request.weights,
-          input: { prompt: request.prompt, ...replicateGenerationInput },
-        },
-        { headers: { prefer: `wait=${waitSeconds}` }, timeoutMs: waitSeconds * 1000 + timeoutMs },
-      );
-      const created = await unlessAborted(creating, signal);
-      if (created.aborted) {
-        // Sync mode holds the answer up to a minute: the prediction exists already. Cancel it as
-        // soon as its id arrives rather than dropping the connection and losing the id.
-        void creating
-          .then((response) => {
-            const id = predictionId(response);
-            return id ? cancel(id) : undefined;
-          })
-          .catch(() => undefined);
-        throw interrupted(undefined);
-      }
-      const response = created.value;
-      if (response.status >= 400) {
-        const error = errorFor(provider, response);
-        if (error.transient) throw error;
-        return { status: 'failed', error: error.message, reference: null };
-      }
-      let prediction = successBody(provider, response);
-      const id = prediction.id;
-      if (typeof id !== 'string' || !id)
-        throw new EngineError(`${provider} answered a prediction without an id`, {
-          transient: true,
-        });
-
-      let delay = timing.firstMs;
-      let failures = 0;
-      for (;;) {
-        const verdict = verdictOf(prediction);
-        if (verdict) return conclude(verdict, id, signal);
-        await pause(delay, signal);
-        if (signal.aborted) {
-          await cancel(id);
-          throw interrupted(id);
-        }
-        try {
-          const polled = await unlessAborted(
-            call('GET', `/predictions/${encodeURIComponent(id)}`),
-            signal,
-          );
-          if (polled.aborted) {
-            await cancel(id);
-            throw interrupted(id);
-          }
-          // Thrown for a non-2xx answer, then sorted below.
-          prediction = successBody(provider, polled.value);
-          failures = 0;
-          delay = nextPause(delay, timing);
-        } catch (error) {
-          if (!(error instanceof EngineError) || signal.aborted) throw error;
-          if (!error.transient) return { status: 'failed', error: error.message, reference: id };
-          failures += 1;
-          if (failures > maxPollFailures) {
-            await cancel(id);
-            throw error;
-          }
-          delay = Math.max(nextPause(delay, timing), (error.retryAfterSeconds ?? 0) * 1000);
-        }
-      }
+      const started = await startJob({
+        provider,
+        send: () =>
+          call(
+            'POST',
+            '/predictions',
+            {
+              version: request.weights,
+              input: { prompt: request.prompt, ...replicateGenerationInput },
+            },
+            {
+              headers: { prefer: `wait=${waitSeconds}` },
+              timeoutMs: waitSeconds * 1000 + timeoutMs,
+            },
+          ),
+        idField: 'id',
+        missingId: `${provider} answered a prediction without an id`,
+        cancel,
+        signal,
+      });
+      if (!started.started) return started.outcome;
+      const { id } = started;
+      // Sync mode often answers with the prediction already ended: then there is nothing to poll.
+      // A poll failure comes back as a failed verdict, concluded like Replicate's own.
+      const verdict =
+        verdictOf(started.body) ??
+        (await followUntilDone({
+          provider,
+          kind: 'prediction',
+          reference: id,
+          // successBody throws for a non-2xx answer: followUntilDone sorts it (retry or fail).
+          poll: async () =>
+            verdictOf(
+              successBody(provider, await call('GET', `/predictions/${encodeURIComponent(id)}`)),
+            ),
+          cancel: () => cancel(id),
+          signal,
+          timing,
+          maxPollFailures,
+        }));
+      return conclude(verdict, id, signal);
     },
   };
-}
-
-function predictionId(response: ProviderResponse): string | undefined {
-  const body = response.body;
-  return response.status < 300 && isRecord(body) && typeof body.id === 'string' && body.id
-    ? body.id
-    : undefined;
 }
 
 /** A prediction object → what it ended as; undefined while it runs (or in a status we do not know). */
