@@ -59,6 +59,8 @@ export const messages = {
     unsupportedContentType: 'This content type is not supported here.',
     invalidJson: 'The request body is not valid JSON.',
     emptyBody: 'The request body is empty.',
+    invalidText:
+      'The request contains characters that are not valid text (a NUL byte or a broken Unicode character).',
     signInRequired: 'Please sign in to continue.',
     linkInvalid: 'This link is not valid.',
     linkExpired: 'This link has expired.',

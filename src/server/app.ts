@@ -118,6 +118,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return sendError(reply, status, codeForStatus(status), messageForClientError(error, status));
   });
 
+  // Text the database cannot store (NUL) or that is not Unicode at all (a lone surrogate) is
+  // refused before any route sees it, wherever it hides: body, query or path.
+  app.addHook('preValidation', async (request) => {
+    if (
+      hasInvalidText(request.body) ||
+      hasInvalidText(request.query) ||
+      hasInvalidText(request.params)
+    )
+      throw new AppError('BAD_REQUEST', messages.http.invalidText);
+  });
+
   // Every route is mirrored into a router of our own so a wrong method can answer 405, not 404.
   const knownRoutes = FindMyWay();
   app.addHook('onRoute', (route) => {
@@ -311,6 +322,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+// A NUL, or a UTF-16 surrogate without its other half.
+const invalidText =
+  /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
+
+function hasInvalidText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return invalidText.test(value);
+  if (depth > 32 || value === null || typeof value !== 'object' || Buffer.isBuffer(value))
+    return false;
+  for (const [key, item] of Object.entries(value)) {
+    if (invalidText.test(key) || hasInvalidText(item, depth + 1)) return true;
+  }
+  return false;
 }
 
 function sendError(

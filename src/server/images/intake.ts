@@ -76,6 +76,8 @@ export async function receiveUpload(
       if (part.type !== 'file') {
         if (!expected.fields.includes(part.fieldname) || typeof part.value !== 'string')
           throw new AppError('BAD_REQUEST', messages.upload.oneFileOnly);
+        if (part.value.includes('\u0000'))
+          throw new AppError('BAD_REQUEST', messages.http.invalidText);
         fields.set(part.fieldname, part.value);
         continue;
       }

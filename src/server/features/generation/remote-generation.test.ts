@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Generation } from '../../../common/api/generation.ts';
 import type { UserModel } from '../../../common/api/studio.ts';
+import { messages } from '../../../common/messages.ts';
 import { photos as photoRules } from '../../../common/product.ts';
 import { categories, creditLedger, presets, userModels } from '../../db/schema/index.ts';
 import { startFakeReplicate, type FakeReplicate } from '../../../../tests/fakes/replicate-api.ts';
@@ -24,7 +25,7 @@ let api: ReturnType<typeof apiCaller>;
 let user: SignedInUser;
 let model: UserModel;
 
-async function generate() {
+async function generate(timeoutMs = 60_000) {
   const created = await api.call<{ generation: Generation }>(user, 'POST', '/api/generations', {
     userModelId: model.id,
     presetId: 'studio-headshot',
@@ -39,7 +40,7 @@ async function generate() {
           `/api/generations/${created.body.generation.id}`,
         ),
       (response) => response.body.generation.status !== 'processing',
-      60_000,
+      timeoutMs,
     )
   ).body.generation;
 }
@@ -143,6 +144,18 @@ describe('generation with the Replicate engine', () => {
       ['refund', 1],
     ]);
   });
+
+  it('gives up after the retries with our words and refunds once when the provider keeps failing', async () => {
+    // Every attempt (the first and the queue's 3 retries with backoff) meets a 503.
+    for (let attempt = 0; attempt < 4; attempt += 1)
+      fake.failNext({ match: 'POST /v1/predictions', status: 503 });
+    const failed = await generate(90_000);
+    expect(failed).toMatchObject({ status: 'failed', failureReason: messages.generation.failed });
+    expect(await ledger(failed.id)).toEqual([
+      ['generation', -1],
+      ['refund', 1],
+    ]);
+  }, 120_000);
 
   it('retries a transient engine error, then completes, paid once', async () => {
     fake.failNext({ match: 'POST /v1/predictions', status: 500 });

@@ -13,6 +13,7 @@ import {
 import { messages } from '../../../common/messages.ts';
 import {
   canUseCustomPrompts,
+  modelName as modelNameRules,
   type Gender,
   photos as photoRules,
   toTier,
@@ -283,6 +284,11 @@ export function createStudioService(deps: StudioServiceDeps) {
     ): Promise<UserModel> {
       const name = request.name.trim();
       if (!name) throw new AppError('VALIDATION_ERROR', messages.nameModel.nameRequired);
+      if (name.length > modelNameRules.maxLength)
+        throw new AppError(
+          'VALIDATION_ERROR',
+          messages.nameModel.nameTooLong(modelNameRules.maxLength),
+        );
       const model = await deps.transaction(async (tx) => {
         const subscription = await lockSubscription(tx, userId);
         requireModelSlot(subscription, await countSlotModels(tx, userId));
