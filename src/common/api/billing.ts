@@ -5,7 +5,7 @@ import { subscriptionSchema } from './account.ts';
 // 400, so nothing the server decides can be suggested by the browser.
 
 /** A path of our own site to come back to, e.g. `/subscription?from=tryon`; never another site. */
-const returnPathSchema = z
+export const returnPathSchema = z
   .string()
   .max(300)
   .regex(/^\/(?![/\\])[^\s\\]*$/, 'must be a path of this site, starting with /');
@@ -94,7 +94,11 @@ export const subscriptionUpdatedEvent = 'subscription.updated';
 
 /** `GET /api/billing/ledger?cursor=&limit=`: the user's credit history, newest first. */
 export const ledgerQuerySchema = z.object({
-  cursor: z.string().regex(/^\d+$/).optional(),
+  // A ledger row id: digits, and no more of them than an id can have.
+  cursor: z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be a position from the previous page')
+    .optional(),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 export const ledgerEntrySchema = z.object({

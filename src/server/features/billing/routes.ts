@@ -10,6 +10,7 @@ import {
   ledgerResponseSchema,
   portalRequestSchema,
   redirectResponseSchema,
+  returnPathSchema,
   testCheckoutParamsSchema,
   testCheckoutResultSchema,
   testCheckoutSchema,
@@ -35,13 +36,7 @@ export interface BillingRoutesOptions {
 const tags = ['billing'];
 const noStore = (reply: { header(name: string, value: string): unknown }) =>
   reply.header('cache-control', 'no-store');
-const testPortalQuerySchema = z.object({
-  return: z
-    .string()
-    .regex(/^\/(?![/\\])[^\s\\]*$/)
-    .max(300)
-    .optional(),
-});
+const testPortalQuerySchema = z.object({ return: returnPathSchema.optional() });
 
 /** Plans, packs, verification, portal and credit history: `/api/billing/*`. */
 export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, options) => {

@@ -186,7 +186,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     if (!cursor) return undefined;
     const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
     const createdAt = new Date(at ?? '');
-    if (!id || Number.isNaN(createdAt.getTime()))
+    if (!id || !/^[\w-]{1,64}$/.test(id) || Number.isNaN(createdAt.getTime()))
       throw new AppError('BAD_REQUEST', messages.generation.invalidCursor);
     return { createdAt, id };
   }
@@ -281,6 +281,9 @@ export function createGenerationService(deps: GenerationServiceDeps) {
         const prompt = request.prompt.trim();
         if (!prompt) throw new AppError('BAD_REQUEST', messages.bulk.enterPrompt);
         const models = await Promise.all(selected.map((id) => sources.ownModel(userId, id)));
+        // Another user's model (or none) is not a failure to count: it does not exist here.
+        if (models.some((model) => !model))
+          throw new AppError('NOT_FOUND', messages.models.notFound);
         items = models
           .filter((model): model is ModelRow => model?.status === 'complete' && !!model.weights)
           .map((model) => ({

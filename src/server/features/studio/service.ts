@@ -169,7 +169,6 @@ export function createStudioService(deps: StudioServiceDeps) {
     async assertRoomForPhoto(userId: string): Promise<void> {
       if ((await countDraftPhotos(db, userId)) >= photoRules.max)
         throw new AppError('LIMIT_REACHED', messages.upload.tooMany);
-      await setTrainingStatus(db, userId, 'UPLOADING');
     },
 
     /**
@@ -185,6 +184,9 @@ export function createStudioService(deps: StudioServiceDeps) {
       const storageKeyOf = userStorageKey(userId, 'training-images', `${id}.jpg`);
       const thumbnailKey = userStorageKey(userId, 'training-images', `${id}-thumb.webp`);
       try {
+        // The specification's UPLOADING, from when a photo that passed intake is being stored
+        // (a refused file changes nothing) until it is recorded for validation.
+        await setTrainingStatus(db, userId, 'UPLOADING');
         await storage.put(storageKeyOf, photo.jpeg, 'image/jpeg');
         await storage.put(thumbnailKey, photo.thumbnail, 'image/webp');
         const row = await db.transaction(async (tx) => {
@@ -211,6 +213,13 @@ export function createStudioService(deps: StudioServiceDeps) {
         await Promise.all(
           [storageKeyOf, thumbnailKey].map((key) => storage.delete(key).catch(() => {})),
         );
+        // Back to what the photos already there say.
+        await db
+          .transaction(async (tx) => {
+            await lockDraft(tx, userId);
+            await settleDraft(tx, userId, deps.similarity);
+          })
+          .catch(() => {});
         throw error;
       }
     },
