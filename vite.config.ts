@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type ProxyOptions } from 'vite';
+import { precompress } from './scripts/vite-plugins/precompress.ts';
+import { prerenderLanding } from './scripts/vite-plugins/prerender-landing.ts';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const apiTarget = 'http://localhost:3000';
@@ -26,7 +28,13 @@ export default defineConfig({
   // .env files stay at the repository root, where the server reads them too; only VITE_* reach
   // the browser.
   envDir: repoRoot,
-  plugins: [react(), tailwindcss()],
+  // The last two run on production builds only: landing.html (the landing page prerendered) and
+  // Brotli/gzip copies of the text files, which the server sends as they are.
+  plugins: [react(), tailwindcss(), prerenderLanding(), precompress()],
+  define: {
+    // The year the build was made: what the prerendered landing page's copyright line says.
+    __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()),
+  },
   build: {
     outDir: fileURLToPath(new URL('dist/web', import.meta.url)),
     emptyOutDir: true,

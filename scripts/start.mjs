@@ -18,9 +18,14 @@ function newestMtime(entry) {
 }
 
 const builtIndex = path.join(root, 'dist/web/index.html');
-const sources = ['src/web', 'src/common', 'vite.config.ts', 'package-lock.json'].filter((p) =>
-  existsSync(p),
-);
+const sources = [
+  'src/web',
+  'src/common',
+  'vite.config.ts',
+  // The build's own steps: the landing page's prerender and the compressed copies.
+  'scripts/vite-plugins',
+  'package-lock.json',
+].filter((p) => existsSync(p));
 const stale =
   !existsSync(builtIndex) || sources.some((p) => newestMtime(p) > statSync(builtIndex).mtimeMs);
 if (stale) {

@@ -1,5 +1,7 @@
 // Every user-facing message of the specification, written once. Wording the specification gives
-// is copied exactly (punctuation and ellipses included); numbers come from product.ts.
+// is copied exactly (punctuation and ellipses included); numbers come from product.ts. A few
+// groups live in ./messages/ (the shell's, the landing's, the plan cards'), so the first page a
+// visitor opens can import only its own words; they are re-exported here under their usual names.
 
 import {
   auth as authLimits,
@@ -16,10 +18,16 @@ import {
   tryOn as tryOnNumbers,
   yearlyOffer,
 } from './product.ts';
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
-}
+import { photoRange, plural } from './messages/format.ts';
+import { landingMessages } from './messages/landing.ts';
+import { planCardMessages } from './messages/plans.ts';
+import {
+  commonMessages,
+  footerMessages,
+  navMessages,
+  notFoundMessages,
+  pageTitleMessages,
+} from './messages/shell.ts';
 
 function listWithOr(items: readonly string[]): string {
   if (items.length <= 1) return items.join('');
@@ -34,7 +42,6 @@ function waitDuration(seconds: number): string {
 
 const acceptedTypes = listWithOr(photos.acceptedTypeNames);
 const maxMb = `${photos.maxUploadMegabytes} MB`;
-const photoRange = `${photos.min}-${photos.max}`;
 
 const insufficientCreditsTitle = 'Insufficient Credits';
 const insufficientCreditsDescription = (credits: number) =>
@@ -66,188 +73,14 @@ export const messages = {
     linkExpired: 'This link has expired.',
     fileNotFound: 'File not found',
   },
-  common: {
-    brand: brand.name,
-    imageNotAvailable: 'Image not available',
-    invalidDate: 'Invalid date',
-    unknownTime: 'Unknown time',
-    unknownError: 'Unknown error',
-    unknown: 'Unknown',
-    somethingWentWrong: 'Something went wrong',
-    tryAgain: 'Try again',
-    goBack: 'Go back',
-    back: 'Back',
-    cancel: 'Cancel',
-    confirm: 'Confirm',
-    continue: 'Continue',
-    close: 'Close',
-    refresh: 'Refresh',
-    loading: 'Loading',
-    loadingEllipsis: 'Loading...',
-    processing: 'Processing...',
-    download: 'Download',
-    delete: 'Delete',
-    deleting: 'Deleting...',
-    upload: 'Upload',
-    moreInfo: 'More Info',
-    unexpectedError: 'An unexpected error occurred. Please try again.',
-    routerError: 'Unexpected Application Error!',
-    rateLimited: 'Too many attempts. Please wait a moment and try again.',
-    requestTimedOut: 'The request took too long. Please try again.',
-    networkError: "We couldn't reach the server. Check your connection and try again.",
-    notFoundResource: 'Not found',
-    credits: (n: number) => plural(n, 'credit'),
-    copyright: (year: number) => `© ${year} ${brand.name}. All rights reserved.`,
-    relativeTime: {
-      justNow: 'Just now',
-      minutesAgo: (n: number) => `${plural(n, 'minute')} ago`,
-      hoursAgo: (n: number) => `${plural(n, 'hour')} ago`,
-    },
-  },
-
-  notFound: {
-    code: '404',
-    title: 'Oops! Page not found',
-    homeLink: 'Return to Home',
-  },
-
-  pageTitles: {
-    suffix: (title: string) => `${title} | ${brand.name}`,
-    home: `${brand.name}: AI Photos of You`,
-    login: 'Sign In',
-    signup: 'Create Account',
-    resetPassword: 'Reset Password',
-    terms: 'Terms of Service',
-    privacy: 'Privacy Policy',
-    contact: 'Contact Us',
-    tryOn: 'AI Virtual Try-On',
-    quiz: 'Real or AI? Quiz',
-    quizResults: 'Your Results',
-    dashboard: 'AI Studio',
-    myModels: 'My AI Models',
-    category: 'Style Presets',
-    model: 'Style Preset',
-    customPrompt: 'Custom Prompt',
-    bulkGenerate: 'Bulk Generate',
-    bulkGeneration: 'Bulk Generation',
-    generation: 'Generated Image',
-    createModel: 'Create Your AI Model',
-    examplePhotos: 'Photo Guidelines',
-    uploadPhotos: 'Upload Photos',
-    validationResults: 'Validation Results',
-    selectGender: 'Select Gender',
-    nameModel: 'Name Your Model',
-    subscription: 'Subscription Plans',
-    buyCredits: 'Buy Credits',
-    account: 'Account',
-    paymentSuccess: 'Payment',
-    notFound: 'Page Not Found',
-  },
-
-  nav: {
-    tryOn: 'Try-On',
-    pricing: 'Pricing',
-    dashboard: 'Dashboard',
-    signIn: 'Sign In',
-    getStarted: 'Get Started',
-    buyCredits: 'Buy Credits',
-    account: 'Account',
-    logout: 'Logout',
-    homeLabel: `${brand.name} home`,
-  },
-
-  footer: {
-    blurb: 'Studio-quality AI photos of you, in any style, from a handful of selfies.',
-    linksHeading: 'Links',
-    home: 'Home',
-    login: 'Login',
-    contactUs: 'Contact Us',
-    legalHeading: 'Legal',
-    terms: 'Terms of Service',
-    privacy: 'Privacy Policy',
-  },
-
-  landing: {
-    heroTitle: 'Professional AI photos of you, in any style',
-    heroSubtitle: `Upload ${photoRange} photos, train your personal AI model and create studio-quality images for work, social media and fun.`,
-    heroCta: 'Create Your AI Photos',
-    claims: [
-      'Commercial use',
-      'Fast results',
-      'Studio quality',
-      `${landingNumbers.marketingStyleCount}+ premium styles`,
-      `${landingNumbers.marketingPhotoCount}+ photos`,
-    ],
-    howItWorks: {
-      title: 'How It Works',
-      steps: [
-        {
-          title: 'Upload your photos',
-          text: `Upload ${photoRange} clear photos of yourself from different angles.`,
-        },
-        {
-          title: 'AI training',
-          text: 'Our AI learns your features and builds a model only you can use.',
-        },
-        {
-          title: 'Generate and download',
-          text: 'Pick a style or write a prompt and download your photos.',
-        },
-      ],
-    },
-    presets: {
-      title: 'Choose your style',
-      subtitle: 'Hundreds of looks, from boardroom to fantasy.',
-      tabsLabel: 'Style categories',
-      viewAll: 'See every style',
-    },
-    heroPreviewLabel: 'A preview of the style presets',
-    stepLabel: (n: number) => `Step ${n}`,
-    trainingLabel: 'Training your AI model',
-    examplesSubtitle: 'Real results from our style presets. Pick a look to explore it.',
-    examplesCategoriesLabel: 'Example categories',
-    slideProgress: 'Time until the next category',
-    customScenario: {
-      title: 'Or describe any scenario',
-      subtitle: 'Write your own prompt and see yourself anywhere you can imagine.',
-    },
-    possibilities: {
-      title: 'Endless Possibilities',
-      items: [
-        {
-          title: 'Professional headshots',
-          text: 'Polished portraits for LinkedIn, your website and press.',
-        },
-        {
-          title: 'Creative avatars',
-          text: 'Fantasy heroes, retro looks and artistic portraits.',
-        },
-        {
-          title: 'Social media',
-          text: 'Fresh, eye-catching photos for every post and profile.',
-        },
-      ],
-    },
-    pricing: {
-      title: 'Simple, transparent pricing',
-      subtitle: 'Choose the plan that fits you. Cancel anytime.',
-      goToDashboard: 'Go to Dashboard',
-      getStarted: 'Get Started',
-    },
-    closingCta: {
-      title: 'Ready to see yourself in a new light?',
-      button: 'Get Started',
-    },
-    examplesTitle: 'Made with ' + brand.name,
-    demo: {
-      title: 'See it in action',
-      promptLabel: 'Prompt',
-      generating: 'Generating...',
-      original: 'Original',
-      generatedAlt: (prompt: string) => `Generated portrait: ${prompt}`,
-      generatedIn: `Generated in ${landingNumbers.demoGeneratedSeconds} seconds`,
-    },
-  },
+  // The shell's and the landing's words live in ./messages/ so the first page load can import
+  // just them; they are part of `messages` all the same.
+  common: commonMessages,
+  notFound: notFoundMessages,
+  pageTitles: pageTitleMessages,
+  nav: navMessages,
+  footer: footerMessages,
+  landing: landingMessages,
 
   contact: {
     title: 'Contact Us',
@@ -446,11 +279,7 @@ export const messages = {
     currentPlanNotice: (tierName: string) => `You are currently on the ${tierName} plan`,
     // When the tier cannot be named, the specification words it as Premium.
     currentPlanFallbackTier: 'Premium',
-    mostPopular: 'MOST POPULAR',
-    perMonth: '/ month',
-    perYear: '/ year',
-    includes: 'Includes:',
-    creditsPerMonth: (credits: number) => `${credits} Credits / Month`,
+    ...planCardMessages,
     currentPlan: 'Current Plan',
     selectPlan: 'Select Plan',
     processing: 'Processing...',

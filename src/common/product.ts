@@ -132,15 +132,24 @@ export function usdToCents(usd: number): number {
   return Math.round(usd * 100);
 }
 
+// Made on first use and kept: creating a number format is slow next to using one, and pages
+// format every price they show.
+const usdFormats = new Map<number, Intl.NumberFormat>();
+
 /** '$19', '$4.92': whole amounts without decimals, as the pages show them. */
 export function formatUsd(usd: number): string {
-  const whole = Number.isInteger(usd);
-  return new Intl.NumberFormat('en-US', {
-    style: 'currency',
-    currency: 'USD',
-    minimumFractionDigits: whole ? 0 : 2,
-    maximumFractionDigits: whole ? 0 : 2,
-  }).format(usd);
+  const digits = Number.isInteger(usd) ? 0 : 2;
+  let format = usdFormats.get(digits);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency: 'USD',
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+    usdFormats.set(digits, format);
+  }
+  return format.format(usd);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -208,8 +208,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   const hasWebBuild = existsSync(path.join(webRoot, 'index.html'));
+  // The landing page prerendered by the build (see scripts/vite-plugins/prerender-landing.ts).
+  const hasLandingPage = hasWebBuild && existsSync(path.join(webRoot, 'landing.html'));
   // Files are sent by explicit routes (each with its own root), so nothing is served by accident.
-  await app.register(fastifyStatic, { root: hasWebBuild ? webRoot : config.dataDir, serve: false });
+  // The build writes Brotli and gzip copies of its text files (.br, .gz); a browser that accepts
+  // one gets it instead of the file itself. Other files have no such copies and go out as they are.
+  await app.register(fastifyStatic, {
+    root: hasWebBuild ? webRoot : config.dataDir,
+    serve: false,
+    preCompressed: true,
+  });
   if (hasWebBuild) {
     app.get(
       '/assets/*',
@@ -303,10 +311,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // The web app owns every other path (its router shows the 404 page for unknown ones).
       // The privacy policy stays out of search results, even for crawlers that run no script.
       if (pathname === '/privacy') reply.header('x-robots-tag', 'noindex');
+      // `/` comes prerendered, so it paints before the scripts run; they then take it over.
+      const page = pathname === '/' && hasLandingPage ? 'landing.html' : 'index.html';
       return reply
         .header('cache-control', 'no-cache')
         .type('text/html')
-        .sendFile('index.html', webRoot);
+        .sendFile(page, webRoot, { cacheControl: false });
     }
     const allowed = methods.filter((method) => knownRoutes.find(method, pathname));
     if (allowed.length > 0) {

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signUpInBrowser } from './support/people.ts';
+import { drawWholePage, signUpInBrowser } from './support/people.ts';
 
 // The landing page as a visitor meets it, with the default seeded catalog. Texts are written out
 // (not imported from messages.ts) on purpose: the tests check what a person reads.
@@ -104,6 +104,40 @@ test('every section of the landing page renders with the seeded pictures', async
   await expect(main.locator('img:not([width])')).toHaveCount(0);
 
   await expectAllPicturesLoaded(page);
+});
+
+test('the page arrives drawn and compressed, and the app takes it over without a hitch', async ({
+  page,
+  request,
+}) => {
+  // What a browser has before any script runs: the landing page itself, compressed, and no
+  // inline script (the Content-Security-Policy would refuse one). Other paths get the bare shell.
+  const response = await request.get('/', { headers: { 'accept-encoding': 'br, gzip' } });
+  expect(response.headers()['content-encoding']).toBe('br');
+  const html = await response.text();
+  expect(html).toContain('<title>Likeness: AI Photos of You</title>');
+  expect(html).toContain('Professional AI photos of you, in any style');
+  expect(html.match(/<script/g)).toHaveLength(1);
+  expect(await (await request.get('/login')).text()).not.toContain('Professional AI photos');
+
+  // Taking it over logs nothing (a hydration mismatch would), and the session still shows.
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    // Signed out, GET /api/me answers 401 by design.
+    if (message.type() === 'error' && !message.text().includes('401')) {
+      problems.push(message.text());
+    }
+  });
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.goto('/');
+  await expect(
+    page.getByRole('main').getByRole('link', { name: 'Create Your AI Photos' }),
+  ).toBeVisible();
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Get Started' })).toBeVisible();
+  await expect(
+    page.getByRole('group', { name: 'A preview of the style presets' }).getByRole('img'),
+  ).toHaveCount(3);
+  expect(problems).toEqual([]);
 });
 
 test('the top bar Pricing link lands on the pricing section', async ({ page }) => {
@@ -311,6 +345,7 @@ test('screenshots of the landing page at 390 and 1280 px', async ({ page }) => {
     await page.screenshot({
       path: `test-results/screenshots/landing-${width}.png`,
       fullPage: true,
+      style: drawWholePage,
     });
   }
 });

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { expectNoSeriousA11yViolations } from './support/people.ts';
+import { drawWholePage, expectNoSeriousA11yViolations } from './support/people.ts';
 
 // The app shell as a visitor meets it: top bar, footer, 404, titles, redirects, image fallback.
 // Texts are written out (not imported from messages.ts) on purpose: the test checks what a
@@ -236,6 +236,7 @@ test('screenshots of the home and 404 pages at 390 and 1280 px', async ({ page }
       await page.screenshot({
         path: `test-results/screenshots/${name}-${width}.png`,
         fullPage: true,
+        style: drawWholePage,
       });
     }
   }

@@ -1,6 +1,6 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { House, RefreshCw } from 'lucide-react';
-import { messages } from '../../common/messages.ts';
+import { commonMessages, notFoundMessages } from '../../common/messages/shell.ts';
 import { Button } from '../components/ui/button.tsx';
 
 interface ErrorBoundaryProps {
@@ -64,22 +64,22 @@ export function ErrorFallback({ fullScreen }: { fullScreen: boolean }) {
     >
       <div className="flex max-w-md flex-col items-center gap-5 text-center">
         <h1 className="text-2xl font-semibold text-neutral-950 md:text-3xl">
-          {messages.common.somethingWentWrong}
+          {commonMessages.somethingWentWrong}
         </h1>
         <p className="text-base leading-relaxed text-neutral-600">
-          {messages.common.unexpectedError}
+          {commonMessages.unexpectedError}
         </p>
         <div className="flex flex-wrap justify-center gap-3">
           {/* A reload also fetches a fresh build, which fixes a chunk that failed to load. */}
           <Button onClick={() => window.location.reload()}>
             <RefreshCw aria-hidden="true" className="size-4" />
-            {messages.common.tryAgain}
+            {commonMessages.tryAgain}
           </Button>
           {/* A full navigation rather than a router link: the router itself may be what broke. */}
           <Button asChild variant="outline">
             <a href="/">
               <House aria-hidden="true" className="size-4" />
-              {messages.notFound.homeLink}
+              {notFoundMessages.homeLink}
             </a>
           </Button>
         </div>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
-import { messages } from '../../common/messages.ts';
+import { notFoundMessages, pageTitleMessages } from '../../common/messages/shell.ts';
 import { routes } from '../../common/product.ts';
 import { Image } from '../components/image.tsx';
 import { Button } from '../components/ui/button.tsx';
@@ -10,7 +10,7 @@ import emptyFrameUrl from '../assets/illustrations/empty-frame.svg';
 
 /** Any path no route claims. */
 export function NotFoundPage() {
-  usePageTitle(messages.pageTitles.notFound);
+  usePageTitle(pageTitleMessages.notFound);
 
   return (
     <Container
@@ -27,15 +27,15 @@ export function NotFoundPage() {
           className="w-48 rounded-card md:w-60"
         />
         <p className="text-6xl font-semibold tracking-tight text-accent-600 md:text-7xl">
-          {messages.notFound.code}
+          {notFoundMessages.code}
         </p>
         <h1 className="text-2xl font-semibold text-neutral-950 md:text-3xl">
-          {messages.notFound.title}
+          {notFoundMessages.title}
         </h1>
         <Button asChild size="lg" className="mt-2">
           <Link to={routes.home}>
             <ArrowLeft aria-hidden="true" className="size-4" />
-            {messages.notFound.homeLink}
+            {notFoundMessages.homeLink}
           </Link>
         </Button>
       </div>

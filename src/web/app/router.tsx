@@ -1,17 +1,31 @@
+import { Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { dashboardQuery, routes } from '../../common/product.ts';
-import { AdminGate, AdminLayout, adminPath } from '../features/admin/admin-route.tsx';
-import { AppLayout } from './layouts/app-layout.tsx';
+import { PageLoading } from './layouts/page-outlet.tsx';
 import { PlainLayout } from './layouts/plain-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
-import { lazyPage } from './lazy-page.ts';
-import { RequireAuth } from './require-auth.tsx';
+import { lazyComponent, lazyPage } from './lazy-page.ts';
 import { ScrollManager } from './scroll-manager.tsx';
 
 /** Where the test-mode billing provider (BILLING=local) sends the browser; see local-billing.ts. */
 const testModeRoutes = { checkout: '/test-checkout', portal: '/test-portal' } as const;
 
+/** Where the operator's admin page lives. Not in `protectedRoutes`: visitors are not sent to login. */
+const adminPath = '/admin';
+
+// The signed-in frame (the guard, the studio's layout, the admin gate) is one chunk of its own:
+// visitors of the public pages never need it.
+const loadSignedInFrame = () => import('./signed-in-frame.ts');
+const RequireAuth = lazyPage(loadSignedInFrame, 'RequireAuth');
+const AppLayout = lazyPage(loadSignedInFrame, 'AppLayout');
+const AdminLayout = lazyPage(loadSignedInFrame, 'AdminLayout');
+const AdminGate = lazyComponent(async () => (await loadSignedInFrame()).AdminGate);
+
 const HomePage = lazyPage(() => import('../features/landing/pages/home-page.tsx'), 'HomePage');
+
+/** The landing page's code, which must be here before React takes over its prerendered markup. */
+export const preloadLandingPage = HomePage.preload;
+
 const NotFoundPage = lazyPage(() => import('./not-found-page.tsx'), 'NotFoundPage');
 const LoginPage = lazyPage(() => import('../features/auth/pages/login-page.tsx'), 'LoginPage');
 const SignupPage = lazyPage(() => import('../features/auth/pages/signup-page.tsx'), 'SignupPage');
@@ -127,66 +141,78 @@ const generatedTab = `${routes.dashboard}?main=${dashboardQuery.defaultMain}&sub
 export function AppRouter() {
   return (
     <BrowserRouter>
-      <ScrollManager />
-      <Routes>
-        <Route element={<PublicLayout />}>
-          <Route index element={<HomePage />} />
-          <Route path={routes.quiz} element={<QuizPage />} />
-          <Route path={routes.quizResults} element={<QuizResultsPage />} />
-          <Route path={routes.tryOn} element={<TryOnPage />} />
-          <Route path="*" element={<NotFoundPage />} />
-        </Route>
-
-        <Route element={<PlainLayout />}>
-          <Route path={routes.login} element={<LoginPage />} />
-          <Route path={routes.signup} element={<SignupPage />} />
-          <Route path={routes.resetPassword} element={<ResetPasswordPage />} />
-          <Route path={routes.terms} element={<TermsPage />} />
-          <Route path={routes.privacy} element={<PrivacyPage />} />
-          <Route path={routes.contact} element={<ContactPage />} />
-        </Route>
-
-        {/* Admins only; anyone else (signed out included) gets the ordinary 404 page. */}
-        <Route element={<AdminLayout />}>
-          <Route
-            path={adminPath}
-            element={<AdminGate page={<AdminPage />} notFound={<NotFoundPage />} />}
-          />
-        </Route>
-
-        <Route path={routes.history} element={<Navigate to={generatedTab} replace />} />
-        <Route path={routes.generations} element={<Navigate to={generatedTab} replace />} />
-
-        <Route element={<RequireAuth />}>
-          <Route element={<AppLayout />}>
-            {/* Signed-in pages (dashboard, studio, account, billing) are declared here. */}
-            <Route path={routes.dashboard} element={<DashboardPage />} />
-            <Route path={routes.category} element={<CategoryPage />} />
-            <Route path={routes.model} element={<ModelPage />} />
-            <Route path={routes.createModel} element={<CreateModelPage />} />
-            <Route path={routes.examplePhotos} element={<ExamplePhotosPage />} />
-            <Route path={routes.uploadPhotos} element={<UploadPhotosPage />} />
-            <Route path={routes.validationResults} element={<ValidationResultsPage />} />
-            <Route path={routes.selectGender} element={<SelectGenderPage />} />
-            <Route path={routes.nameModel} element={<NameModelPage />} />
-            <Route path={routes.myModels} element={<MyModelsPage />} />
-            <Route path={routes.customPrompt} element={<CustomPromptPage />} />
-            <Route path={routes.bulkGenerate} element={<BulkGeneratePage />} />
-            <Route path={routes.bulkGeneration} element={<BulkGenerationPage />} />
-            <Route path={routes.generation} element={<GenerationPage />} />
-            <Route path={routes.account} element={<AccountPage />} />
-            <Route path={routes.subscription} element={<SubscriptionPage />} />
-            <Route path={routes.buyCredits} element={<BuyCreditsPage />} />
-          </Route>
-          {/* Payment returns and the test-mode provider pages: quiet, nothing to wander off to. */}
-          <Route element={<PlainLayout />}>
-            <Route path={routes.paymentSuccess} element={<PaymentSuccessPage />} />
-            {/* BILLING=local only; elsewhere their API answers 404 and the pages say so. */}
-            <Route path={`${testModeRoutes.checkout}/:id`} element={<TestCheckoutPage />} />
-            <Route path={testModeRoutes.portal} element={<TestPortalPage />} />
-          </Route>
-        </Route>
-      </Routes>
+      <AppRoutes />
     </BrowserRouter>
+  );
+}
+
+/** The routes inside whichever router holds the location (the build's prerender uses its own). */
+export function AppRoutes() {
+  return (
+    <>
+      <ScrollManager />
+      {/* While a lazily loaded layout arrives (the pages have their own boundary, in PageOutlet). */}
+      <Suspense fallback={<PageLoading />}>
+        <Routes>
+          <Route element={<PublicLayout />}>
+            <Route index element={<HomePage />} />
+            <Route path={routes.quiz} element={<QuizPage />} />
+            <Route path={routes.quizResults} element={<QuizResultsPage />} />
+            <Route path={routes.tryOn} element={<TryOnPage />} />
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
+
+          <Route element={<PlainLayout />}>
+            <Route path={routes.login} element={<LoginPage />} />
+            <Route path={routes.signup} element={<SignupPage />} />
+            <Route path={routes.resetPassword} element={<ResetPasswordPage />} />
+            <Route path={routes.terms} element={<TermsPage />} />
+            <Route path={routes.privacy} element={<PrivacyPage />} />
+            <Route path={routes.contact} element={<ContactPage />} />
+          </Route>
+
+          {/* Admins only; anyone else (signed out included) gets the ordinary 404 page. */}
+          <Route element={<AdminLayout />}>
+            <Route
+              path={adminPath}
+              element={<AdminGate page={<AdminPage />} notFound={<NotFoundPage />} />}
+            />
+          </Route>
+
+          <Route path={routes.history} element={<Navigate to={generatedTab} replace />} />
+          <Route path={routes.generations} element={<Navigate to={generatedTab} replace />} />
+
+          <Route element={<RequireAuth />}>
+            <Route element={<AppLayout />}>
+              {/* Signed-in pages (dashboard, studio, account, billing) are declared here. */}
+              <Route path={routes.dashboard} element={<DashboardPage />} />
+              <Route path={routes.category} element={<CategoryPage />} />
+              <Route path={routes.model} element={<ModelPage />} />
+              <Route path={routes.createModel} element={<CreateModelPage />} />
+              <Route path={routes.examplePhotos} element={<ExamplePhotosPage />} />
+              <Route path={routes.uploadPhotos} element={<UploadPhotosPage />} />
+              <Route path={routes.validationResults} element={<ValidationResultsPage />} />
+              <Route path={routes.selectGender} element={<SelectGenderPage />} />
+              <Route path={routes.nameModel} element={<NameModelPage />} />
+              <Route path={routes.myModels} element={<MyModelsPage />} />
+              <Route path={routes.customPrompt} element={<CustomPromptPage />} />
+              <Route path={routes.bulkGenerate} element={<BulkGeneratePage />} />
+              <Route path={routes.bulkGeneration} element={<BulkGenerationPage />} />
+              <Route path={routes.generation} element={<GenerationPage />} />
+              <Route path={routes.account} element={<AccountPage />} />
+              <Route path={routes.subscription} element={<SubscriptionPage />} />
+              <Route path={routes.buyCredits} element={<BuyCreditsPage />} />
+            </Route>
+            {/* Payment returns and the test-mode provider pages: quiet, nothing to wander off to. */}
+            <Route element={<PlainLayout />}>
+              <Route path={routes.paymentSuccess} element={<PaymentSuccessPage />} />
+              {/* BILLING=local only; elsewhere their API answers 404 and the pages say so. */}
+              <Route path={`${testModeRoutes.checkout}/:id`} element={<TestCheckoutPage />} />
+              <Route path={testModeRoutes.portal} element={<TestPortalPage />} />
+            </Route>
+          </Route>
+        </Routes>
+      </Suspense>
+    </>
   );
 }

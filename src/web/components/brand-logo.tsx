@@ -1,6 +1,6 @@
 import type { ComponentProps } from 'react';
 import { Link } from 'react-router';
-import { messages } from '../../common/messages.ts';
+import { commonMessages, navMessages } from '../../common/messages/shell.ts';
 import { routes } from '../../common/product.ts';
 import { cn } from '../lib/cn.ts';
 
@@ -29,7 +29,7 @@ export function BrandLogo({ className, ...props }: Omit<ComponentProps<typeof Li
   return (
     <Link
       to={routes.home}
-      aria-label={messages.nav.homeLabel}
+      aria-label={navMessages.homeLabel}
       className={cn(
         'inline-flex items-center gap-2.5 rounded-lg text-lg font-semibold tracking-tight text-neutral-950',
         className,
@@ -37,7 +37,7 @@ export function BrandLogo({ className, ...props }: Omit<ComponentProps<typeof Li
       {...props}
     >
       <BrandMark />
-      <span aria-hidden="true">{messages.common.brand}</span>
+      <span aria-hidden="true">{commonMessages.brand}</span>
     </Link>
   );
 }

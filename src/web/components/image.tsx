@@ -1,9 +1,9 @@
 import { useState, type ComponentProps, type CSSProperties } from 'react';
 import { ImageOff } from 'lucide-react';
-import { messages } from '../../common/messages.ts';
+import { commonMessages } from '../../common/messages/shell.ts';
 import { cn } from '../lib/cn.ts';
 
-const unavailableText = messages.common.imageNotAvailable;
+const unavailableText = commonMessages.imageNotAvailable;
 
 export interface ImageProps extends Omit<
   ComponentProps<'img'>,

@@ -1,4 +1,4 @@
-import { messages } from '../../common/messages.ts';
+import { commonMessages } from '../../common/messages/shell.ts';
 import { network, timings } from '../../common/product.ts';
 
 /**
@@ -20,10 +20,10 @@ export const clientErrorCodes = {
 } as const;
 
 const fallbackMessages = {
-  network: messages.common.networkError,
-  timeout: messages.common.requestTimedOut,
-  invalidResponse: messages.common.unexpectedError,
-  unknown: messages.common.unexpectedError,
+  network: commonMessages.networkError,
+  timeout: commonMessages.requestTimedOut,
+  invalidResponse: commonMessages.unexpectedError,
+  unknown: commonMessages.unexpectedError,
 } as const;
 
 export class ApiError extends Error {

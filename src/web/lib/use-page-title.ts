@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { messages } from '../../common/messages.ts';
+import { pageTitleMessages } from '../../common/messages/shell.ts';
 
 export interface PageTitleOptions {
   /** Use the title as it is, without the brand suffix (the home page's title names the brand). */
@@ -13,6 +13,6 @@ export interface PageTitleOptions {
  */
 export function usePageTitle(title: string, { exact = false }: PageTitleOptions = {}): void {
   useEffect(() => {
-    document.title = exact ? title : messages.pageTitles.suffix(title);
+    document.title = exact ? title : pageTitleMessages.suffix(title);
   }, [title, exact]);
 }

@@ -6,6 +6,7 @@ import path from 'node:path';
  * directory is chosen once, by the first load, and handed on through the environment, which the
  * workers inherit.
  */
+/** 3199 unless E2E_PORT says otherwise (two checkouts can then run their tests side by side). */
 export const e2ePort = Number(process.env.E2E_PORT ?? 3199);
 
 export const e2eDataDir = (process.env.E2E_DATA_DIR ??= path.resolve(

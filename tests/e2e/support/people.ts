@@ -8,6 +8,12 @@ import { expect, type Page } from '@playwright/test';
 export const password = 'studio-portrait-42';
 export const screenshotDir = 'test-results/screenshots';
 
+/**
+ * For full-page screenshots: the landing page's lower sections are only drawn near the viewport
+ * (`content-visibility: auto`), and a full-page capture does not count as near.
+ */
+export const drawWholePage = '* { content-visibility: visible !important; }';
+
 export function uniqueEmail(prefix: string): string {
   return `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
 }
@@ -50,6 +56,10 @@ export async function saveScreenshots(page: Page, name: string) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
     // Lets the layout settle at the new width (and lazy fonts finish) before the picture.
     await page.waitForTimeout(150);
-    await page.screenshot({ path: `${screenshotDir}/${name}-${width}.png`, fullPage: true });
+    await page.screenshot({
+      path: `${screenshotDir}/${name}-${width}.png`,
+      fullPage: true,
+      style: drawWholePage,
+    });
   }
 }

@@ -1,15 +1,16 @@
-import { Suspense } from 'react';
+import { memo, Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { Spinner } from '../../components/ui/spinner.tsx';
-import { messages } from '../../../common/messages.ts';
+import { commonMessages } from '../../../common/messages/shell.ts';
 import { ErrorBoundary } from '../error-boundary.tsx';
 
 /**
  * Where a layout shows its page: pages are loaded on demand (route-level code splitting), and a
  * page that crashes is contained here, keyed by the path so the next navigation starts clean
- * while the bars around it keep working.
+ * while the bars around it keep working. Memoised: a layout re-renders when the session changes
+ * (its account buttons), and the whole page below need not be drawn again for that.
  */
-export function PageOutlet() {
+export const PageOutlet = memo(function PageOutlet() {
   const { pathname } = useLocation();
   return (
     <ErrorBoundary key={pathname}>
@@ -18,7 +19,7 @@ export function PageOutlet() {
       </Suspense>
     </ErrorBoundary>
   );
-}
+});
 
 /**
  * Shown while a page's code downloads. It fades in only after 300 ms, so fast loads do not flash
@@ -27,7 +28,7 @@ export function PageOutlet() {
 export function PageLoading() {
   return (
     <div className="flex min-h-[60dvh] animate-fade-in-delayed items-center justify-center text-neutral-500">
-      <Spinner size="lg" label={messages.common.loadingEllipsis} />
+      <Spinner size="lg" label={commonMessages.loadingEllipsis} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { Link, NavLink } from 'react-router';
-import { messages } from '../../../common/messages.ts';
+import { navMessages } from '../../../common/messages/shell.ts';
 import { routes } from '../../../common/product.ts';
 import { BrandLogo } from '../../components/brand-logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
@@ -33,10 +33,10 @@ export function PublicLayout() {
 
           <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
             <NavLink to={routes.tryOn} className={topBarLinkClasses}>
-              {messages.nav.tryOn}
+              {navMessages.tryOn}
             </NavLink>
             <Link to={pricingLink} className={topBarLinkClasses}>
-              {messages.nav.pricing}
+              {navMessages.pricing}
             </Link>
           </nav>
 
@@ -47,16 +47,16 @@ export function PublicLayout() {
             >
               {signedIn ? (
                 <Button asChild size="sm" className="md:h-10 md:px-5">
-                  <Link to={routes.dashboard}>{messages.nav.dashboard}</Link>
+                  <Link to={routes.dashboard}>{navMessages.dashboard}</Link>
                 </Button>
               ) : (
                 <>
                   {/* max-md:hidden, not hidden: a variant wins over the button's own inline-flex. */}
                   <Button asChild variant="ghost" size="sm" className="max-md:hidden md:h-10">
-                    <Link to={routes.login}>{messages.nav.signIn}</Link>
+                    <Link to={routes.login}>{navMessages.signIn}</Link>
                   </Button>
                   <Button asChild size="sm" className="md:h-10 md:px-5">
-                    <Link to={routes.signup}>{messages.nav.getStarted}</Link>
+                    <Link to={routes.signup}>{navMessages.getStarted}</Link>
                   </Button>
                 </>
               )}
@@ -64,18 +64,18 @@ export function PublicLayout() {
             <MobileMenu>
               <MobileMenuItem>
                 <NavLink to={routes.tryOn} className={mobileMenuLinkClasses}>
-                  {messages.nav.tryOn}
+                  {navMessages.tryOn}
                 </NavLink>
               </MobileMenuItem>
               <MobileMenuItem>
                 <Link to={pricingLink} className={mobileMenuLinkClasses}>
-                  {messages.nav.pricing}
+                  {navMessages.pricing}
                 </Link>
               </MobileMenuItem>
               {signedIn ? null : (
                 <MobileMenuItem>
                   <NavLink to={routes.login} className={mobileMenuLinkClasses}>
-                    {messages.nav.signIn}
+                    {navMessages.signIn}
                   </NavLink>
                 </MobileMenuItem>
               )}

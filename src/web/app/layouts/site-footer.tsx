@@ -1,56 +1,58 @@
+import { memo } from 'react';
 import { Link } from 'react-router';
-import { messages } from '../../../common/messages.ts';
+import { commonMessages, footerMessages } from '../../../common/messages/shell.ts';
 import { routes } from '../../../common/product.ts';
 import { BrandLogo } from '../../components/brand-logo.tsx';
 import { Container } from '../../components/ui/container.tsx';
+import { useHydrationSafe } from '../../lib/use-hydration-safe.ts';
 
 const footerLinkClasses =
   'rounded text-sm text-neutral-600 transition-colors hover:text-neutral-950 hover:underline underline-offset-4';
 
-/** Public pages: brand blurb, Links, Legal, and the copyright line. */
-export function SiteFooter() {
+/** Public pages: brand blurb, Links, Legal, and the copyright line. Memoised, like PageOutlet. */
+export const SiteFooter = memo(function SiteFooter() {
   return (
     <footer className="border-t border-neutral-200 bg-white">
       <Container className="grid gap-10 py-12 md:grid-cols-[2fr_1fr_1fr] md:py-16">
         <div className="flex max-w-sm flex-col gap-4">
           <BrandLogo />
-          <p className="text-sm leading-relaxed text-neutral-600">{messages.footer.blurb}</p>
+          <p className="text-sm leading-relaxed text-neutral-600">{footerMessages.blurb}</p>
         </div>
         <nav aria-labelledby="footer-links" className="flex flex-col gap-3">
           <h2 id="footer-links" className="text-sm font-semibold text-neutral-950">
-            {messages.footer.linksHeading}
+            {footerMessages.linksHeading}
           </h2>
           <ul className="flex flex-col gap-2.5">
             <li>
               <Link to={routes.home} className={footerLinkClasses}>
-                {messages.footer.home}
+                {footerMessages.home}
               </Link>
             </li>
             <li>
               <Link to={routes.login} className={footerLinkClasses}>
-                {messages.footer.login}
+                {footerMessages.login}
               </Link>
             </li>
             <li>
               <Link to={routes.contact} className={footerLinkClasses}>
-                {messages.footer.contactUs}
+                {footerMessages.contactUs}
               </Link>
             </li>
           </ul>
         </nav>
         <nav aria-labelledby="footer-legal" className="flex flex-col gap-3">
           <h2 id="footer-legal" className="text-sm font-semibold text-neutral-950">
-            {messages.footer.legalHeading}
+            {footerMessages.legalHeading}
           </h2>
           <ul className="flex flex-col gap-2.5">
             <li>
               <Link to={routes.terms} className={footerLinkClasses}>
-                {messages.footer.terms}
+                {footerMessages.terms}
               </Link>
             </li>
             <li>
               <Link to={routes.privacy} className={footerLinkClasses}>
-                {messages.footer.privacy}
+                {footerMessages.privacy}
               </Link>
             </li>
           </ul>
@@ -59,16 +61,17 @@ export function SiteFooter() {
       <CopyrightLine className="border-t border-neutral-200" />
     </footer>
   );
-}
+});
 
 /** The copyright line alone: the signed-in and plain layouts' footer. */
 export function CopyrightLine({ className }: { className?: string }) {
+  // While React takes over the prerendered landing page, the year it was built in: what that
+  // markup says. The next render brings this year.
+  const year = useHydrationSafe(new Date().getFullYear(), __BUILD_YEAR__);
   return (
     <div className={className}>
       <Container className="py-6">
-        <p className="text-sm text-neutral-500">
-          {messages.common.copyright(new Date().getFullYear())}
-        </p>
+        <p className="text-sm text-neutral-500">{commonMessages.copyright(year)}</p>
       </Container>
     </div>
   );

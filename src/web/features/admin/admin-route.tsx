@@ -4,9 +4,6 @@ import { PublicLayout } from '../../app/layouts/public-layout.tsx';
 import { PageLoading } from '../../app/layouts/page-outlet.tsx';
 import { useSession } from '../auth/session.ts';
 
-/** Where the operator's admin page lives. Not in `protectedRoutes`: visitors are not sent to login. */
-export const adminPath = '/admin';
-
 function useIsAdmin(): boolean | 'loading' {
   const { status, user } = useSession();
   if (status === 'loading') return 'loading';

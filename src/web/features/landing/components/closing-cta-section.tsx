@@ -1,8 +1,10 @@
-import { messages } from '../../../../common/messages.ts';
+import { landingMessages } from '../../../../common/messages/landing.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { useLandingCatalog } from '../lib/landing-api.ts';
 import { CatalogPhoto } from './catalog-photo.tsx';
 import { SessionCta } from './session-cta.tsx';
+import { belowTheFold } from '../lib/below-the-fold.ts';
+import { cn } from '../../../lib/cn.ts';
 
 /** The last word: one sentence, one button, framed by a few of the looks above. */
 export function ClosingCtaSection() {
@@ -14,7 +16,7 @@ export function ClosingCtaSection() {
     .slice(0, 5);
 
   return (
-    <section aria-labelledby="closing-title" className="pb-20 md:pb-28">
+    <section aria-labelledby="closing-title" className={cn('pb-20 md:pb-28', belowTheFold)}>
       <Container>
         <div className="relative isolate overflow-hidden rounded-[2rem] bg-accent-950 px-6 py-14 text-center md:px-12 md:py-20">
           <div aria-hidden="true" className="absolute inset-0 -z-10 flex opacity-35">
@@ -36,13 +38,13 @@ export function ClosingCtaSection() {
             id="closing-title"
             className="mx-auto max-w-2xl text-3xl leading-tight font-semibold text-white md:text-5xl"
           >
-            {messages.landing.closingCta.title}
+            {landingMessages.closingCta.title}
           </h2>
           <p className="mx-auto mt-4 max-w-xl text-base leading-relaxed text-accent-100 md:text-lg">
-            {messages.landing.heroSubtitle}
+            {landingMessages.heroSubtitle}
           </p>
           <SessionCta
-            signedOutLabel={messages.landing.closingCta.button}
+            signedOutLabel={landingMessages.closingCta.button}
             variant="primary"
             className="mt-8"
             arrow

@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import { messages } from '../../../../common/messages.ts';
+import { landingMessages } from '../../../../common/messages/landing.ts';
 import { landingCarouselCategories, layout, timings } from '../../../../common/product.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
@@ -11,6 +11,7 @@ import { useReducedMotion } from '../lib/use-reduced-motion.ts';
 import { CatalogPhoto } from './catalog-photo.tsx';
 import { CategoryTabs } from './category-tabs.tsx';
 import { SectionHeading } from './section-heading.tsx';
+import { belowTheFold } from '../lib/below-the-fold.ts';
 
 const { small, medium } = layout.cardsPerView;
 // Cards past the phone's count are hidden below the breakpoint (768 px, md).
@@ -40,21 +41,21 @@ export function ExamplesCarouselSection() {
     <section
       ref={section}
       aria-labelledby="examples-title"
-      className="bg-neutral-950 py-16 text-white md:py-24"
+      className={cn('bg-neutral-950 py-16 text-white md:py-24', belowTheFold)}
       data-testid="examples-carousel"
     >
       <Container className="flex flex-col items-center gap-8">
         <SectionHeading
           id="examples-title"
           tone="dark"
-          title={messages.landing.examplesTitle}
-          subtitle={messages.landing.examplesSubtitle}
+          title={landingMessages.examplesTitle}
+          subtitle={landingMessages.examplesSubtitle}
         />
         {slides.length ? (
           <CategoryTabs
             idPrefix="examples"
             tone="dark"
-            label={messages.landing.examplesCategoriesLabel}
+            label={landingMessages.examplesCategoriesLabel}
             tabs={slides.map((item) => ({ id: item.id, label: item.label }))}
             selected={index}
             progress={running ? progress : null}

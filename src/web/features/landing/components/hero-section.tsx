@@ -1,5 +1,5 @@
 import { Check, Sparkles } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { landingMessages } from '../../../../common/messages/landing.ts';
 import { timings } from '../../../../common/product.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Container } from '../../../components/ui/container.tsx';
@@ -49,20 +49,20 @@ export function HeroSection() {
         <div className="flex flex-col items-start gap-6">
           <Badge variant="accent" size="md">
             <Sparkles aria-hidden="true" />
-            {messages.landing.claims[3]}
+            {landingMessages.claims[3]}
           </Badge>
           <h1
             id="hero-title"
             className="text-4xl leading-[1.08] font-semibold text-neutral-950 md:text-5xl lg:text-6xl"
           >
-            {messages.landing.heroTitle}
+            {landingMessages.heroTitle}
           </h1>
           <p className="max-w-xl text-lg leading-relaxed text-neutral-600">
-            {messages.landing.heroSubtitle}
+            {landingMessages.heroSubtitle}
           </p>
-          <SessionCta signedOutLabel={messages.landing.heroCta} arrow />
+          <SessionCta signedOutLabel={landingMessages.heroCta} arrow />
           <ul className="flex flex-wrap gap-x-5 gap-y-2 text-sm text-neutral-600">
-            {messages.landing.claims
+            {landingMessages.claims
               .filter((_, claimIndex) => claimIndex !== 3)
               .map((claim) => (
                 <li key={claim} className="inline-flex items-center gap-1.5">
@@ -75,7 +75,7 @@ export function HeroSection() {
 
         <div
           role="group"
-          aria-label={messages.landing.heroPreviewLabel}
+          aria-label={landingMessages.heroPreviewLabel}
           className="mx-auto flex w-full max-w-md items-center justify-center pb-6 md:max-w-none"
         >
           {slots.map((slot, slotIndex) => {

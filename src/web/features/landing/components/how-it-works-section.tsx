@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Sparkles } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { landingMessages } from '../../../../common/messages/landing.ts';
 import { landing, timings } from '../../../../common/product.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
@@ -9,8 +9,9 @@ import { useGoodExamplePhotos, useLandingCatalog } from '../lib/landing-api.ts';
 import { useReducedMotion } from '../lib/use-reduced-motion.ts';
 import { CatalogPhoto } from './catalog-photo.tsx';
 import { SectionHeading } from './section-heading.tsx';
+import { belowTheFold } from '../lib/below-the-fold.ts';
 
-const [uploadStep, trainingStep, generateStep] = messages.landing.howItWorks.steps;
+const [uploadStep, trainingStep, generateStep] = landingMessages.howItWorks.steps;
 const thumbSizes = '(min-width: 768px) 170px, 45vw';
 const stepImageSizes = '(min-width: 768px) 340px, 90vw';
 
@@ -26,9 +27,9 @@ export function HowItWorksSection() {
   const selfie = photos[0];
 
   return (
-    <section aria-labelledby="how-it-works-title" className="py-16 md:py-24">
+    <section aria-labelledby="how-it-works-title" className={cn('py-16 md:py-24', belowTheFold)}>
       <Container>
-        <SectionHeading id="how-it-works-title" title={messages.landing.howItWorks.title} />
+        <SectionHeading id="how-it-works-title" title={landingMessages.howItWorks.title} />
         <ol className="mt-12 grid gap-6 md:grid-cols-3">
           <StepCard number={1} title={uploadStep!.title} text={uploadStep!.text}>
             <div className="grid h-full grid-cols-2 gap-1.5">
@@ -62,7 +63,7 @@ export function HowItWorksSection() {
               <div className="absolute inset-x-4 bottom-4 rounded-xl bg-white/90 p-3 shadow-card backdrop-blur">
                 <p className="flex items-center gap-2 text-xs font-medium text-neutral-800">
                   <Sparkles aria-hidden="true" className="size-3.5 text-accent-600" />
-                  {messages.landing.trainingLabel}
+                  {landingMessages.trainingLabel}
                 </p>
                 <div aria-hidden="true" className="mt-2 h-1.5 rounded-full bg-neutral-200">
                   <div className="h-full w-2/3 rounded-full bg-accent-600" />
@@ -100,7 +101,7 @@ function StepCard({
       </div>
       <div className="flex flex-col gap-2 p-4 pt-5">
         <p className="text-xs font-semibold tracking-[0.18em] text-accent-700 uppercase">
-          {messages.landing.stepLabel(number)}
+          {landingMessages.stepLabel(number)}
         </p>
         <h3 className="text-lg font-semibold text-neutral-950">{title}</h3>
         <p className="text-sm leading-relaxed text-neutral-600">{text}</p>

@@ -1,10 +1,12 @@
 import { Briefcase, Palette, Share2 } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { landingMessages } from '../../../../common/messages/landing.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { presetByKey, useLandingCatalog } from '../lib/landing-api.ts';
 import { CatalogPhoto } from './catalog-photo.tsx';
 import { SectionHeading } from './section-heading.tsx';
+import { belowTheFold } from '../lib/below-the-fold.ts';
+import { cn } from '../../../lib/cn.ts';
 
 // Each use pictured by a look that fits it (by preset key; any preset stands in if missing).
 const uses = [
@@ -17,11 +19,14 @@ const uses = [
 export function PossibilitiesSection() {
   const { categories } = useLandingCatalog();
   return (
-    <section aria-labelledby="possibilities-title" className="bg-white py-16 md:py-24">
+    <section
+      aria-labelledby="possibilities-title"
+      className={cn('bg-white py-16 md:py-24', belowTheFold)}
+    >
       <Container>
-        <SectionHeading id="possibilities-title" title={messages.landing.possibilities.title} />
+        <SectionHeading id="possibilities-title" title={landingMessages.possibilities.title} />
         <ul className="mt-12 grid gap-6 md:grid-cols-3">
-          {messages.landing.possibilities.items.map((item, index) => {
+          {landingMessages.possibilities.items.map((item, index) => {
             const use = uses[index]!;
             const Icon = use.icon;
             const preset = presetByKey(categories, use.look, index * 7);

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { messages } from '../../../../common/messages.ts';
+import { landingMessages } from '../../../../common/messages/landing.ts';
 import { layout, timings } from '../../../../common/product.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
@@ -10,6 +10,8 @@ import { useReducedMotion } from '../lib/use-reduced-motion.ts';
 import { CatalogPhoto } from './catalog-photo.tsx';
 import { CategoryTabs } from './category-tabs.tsx';
 import { SectionHeading } from './section-heading.tsx';
+import { belowTheFold } from '../lib/below-the-fold.ts';
+import { cn } from '../../../lib/cn.ts';
 
 const cardWidth = layout.presetCardWidthPx;
 const cardSizes = `${cardWidth}px`;
@@ -33,18 +35,18 @@ export function PresetShowcaseSection() {
     <section
       ref={section}
       aria-labelledby="presets-title"
-      className="overflow-hidden bg-white py-16 md:py-24"
+      className={cn('overflow-hidden bg-white py-16 md:py-24', belowTheFold)}
     >
       <Container className="flex flex-col items-center gap-8">
         <SectionHeading
           id="presets-title"
-          title={messages.landing.presets.title}
-          subtitle={messages.landing.presets.subtitle}
+          title={landingMessages.presets.title}
+          subtitle={landingMessages.presets.subtitle}
         />
         {categories.length ? (
           <CategoryTabs
             idPrefix="showcase"
-            label={messages.landing.presets.tabsLabel}
+            label={landingMessages.presets.tabsLabel}
             tabs={categories.map((item) => ({
               id: item.manualId,
               label: item.displayName,

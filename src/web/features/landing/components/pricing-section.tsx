@@ -1,22 +1,28 @@
 import { Check } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { landingMessages } from '../../../../common/messages/landing.ts';
+import { planCardMessages } from '../../../../common/messages/plans.ts';
 import { formatUsd, PLANS_ON_SALE } from '../../../../common/product.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { SectionHeading } from './section-heading.tsx';
 import { SessionCta } from './session-cta.tsx';
+import { belowTheFold } from '../lib/below-the-fold.ts';
 
-const billing = messages.billing;
+const billing = planCardMessages;
 
 /** The three plans on sale; the top bar's Pricing link lands here (#pricing). */
 export function PricingSection() {
   return (
-    <section id="pricing" aria-labelledby="pricing-title" className="scroll-mt-20 py-16 md:py-24">
+    <section
+      id="pricing"
+      aria-labelledby="pricing-title"
+      className={cn('scroll-mt-20 py-16 md:py-24', belowTheFold)}
+    >
       <Container>
         <SectionHeading
           id="pricing-title"
-          title={messages.landing.pricing.title}
-          subtitle={messages.landing.pricing.subtitle}
+          title={landingMessages.pricing.title}
+          subtitle={landingMessages.pricing.subtitle}
         />
         <ul className="mx-auto mt-12 grid max-w-5xl items-stretch gap-6 md:grid-cols-3">
           {PLANS_ON_SALE.map((plan) => (

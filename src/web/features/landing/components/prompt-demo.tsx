@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { CircleCheck, LoaderCircle } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { landingMessages } from '../../../../common/messages/landing.ts';
 import { landing, timings } from '../../../../common/product.ts';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { cn } from '../../../lib/cn.ts';
@@ -27,7 +27,7 @@ interface DemoState {
   phase: Phase;
 }
 
-const text = messages.landing.demo;
+const text = landingMessages.demo;
 const initialState: DemoState = { prompt: 0, typed: 0, phase: 'typing' };
 
 /**

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
+import { landingMessages } from '../../../../common/messages/landing.ts';
 import { routes } from '../../../../common/product.ts';
 import { Button, type ButtonProps } from '../../../components/ui/button.tsx';
 import { cn } from '../../../lib/cn.ts';
@@ -22,7 +22,7 @@ export interface SessionCtaProps {
  * wrong one flash and nothing moves when it appears.
  */
 export function SessionCta({
-  signedOutLabel = messages.landing.pricing.getStarted,
+  signedOutLabel = landingMessages.pricing.getStarted,
   variant,
   size = 'lg',
   className,
@@ -40,7 +40,7 @@ export function SessionCta({
       aria-hidden={known ? undefined : true}
     >
       <Link to={signedIn ? routes.dashboard : routes.signup} tabIndex={known ? undefined : -1}>
-        {signedIn ? messages.landing.pricing.goToDashboard : signedOutLabel}
+        {signedIn ? landingMessages.pricing.goToDashboard : signedOutLabel}
         {arrow ? <ArrowRight aria-hidden="true" className="size-4" /> : null}
       </Link>
     </Button>

@@ -1,4 +1,5 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useDeferredValue } from 'react';
+import { queryOptions, useQuery, type UseQueryResult } from '@tanstack/react-query';
 // Type-only: the zod schemas stay out of the landing chunk (the server already validated).
 import type {
   ExamplePhotosResponse,
@@ -6,6 +7,7 @@ import type {
   LandingResponse,
 } from '../../../../common/api/catalog.ts';
 import { api } from '../../../lib/api-client.ts';
+import { useHydrationSafe } from '../../../lib/use-hydration-safe.ts';
 
 export type LandingCategory = LandingResponse['categories'][number];
 
@@ -27,17 +29,32 @@ export const examplePhotosQueryOptions = queryOptions({
 
 /** The showcase's categories (each with at most 8 presets that have a picture). */
 export function useLandingCatalog() {
-  const query = useQuery(landingQueryOptions);
-  return { categories: query.data?.categories ?? [], isPending: query.isPending };
+  const { data, isPending } = useDrawableData(useQuery(landingQueryOptions));
+  return { categories: data?.categories ?? [], isPending };
 }
 
 /** The "good" example photos: real-looking selfies, the "before" of the page's stories. */
 export function useGoodExamplePhotos() {
-  const query = useQuery(examplePhotosQueryOptions);
+  const { data, isPending } = useDrawableData(useQuery(examplePhotosQueryOptions));
   return {
-    photos: (query.data?.photos ?? []).filter((photo) => photo.goodOrBad === 'good'),
-    isPending: query.isPending,
+    photos: (data?.photos ?? []).filter((photo) => photo.goodOrBad === 'good'),
+    isPending,
   };
+}
+
+/**
+ * A landing query's data as the page may draw it: none while React takes over the prerendered
+ * markup, which had none (see useHydrationSafe), and new data a moment late. Drawing the
+ * catalog's pictures is the page's heaviest render; deferred, React does it in the background in
+ * slices that let the browser breathe, rather than in one block the visitor would wait on.
+ */
+function useDrawableData<Data>(query: UseQueryResult<Data>): {
+  data: Data | undefined;
+  isPending: boolean;
+} {
+  const data = useDeferredValue(useHydrationSafe(query.data, undefined));
+  const isError = useHydrationSafe(query.isError, false);
+  return { data, isPending: data === undefined && !isError };
 }
 
 /** Every preset of every category, in catalog order. */

@@ -1,4 +1,4 @@
-import { messages } from '../../../../common/messages.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { ClosingCtaSection } from '../components/closing-cta-section.tsx';
 import { CustomScenarioSection } from '../components/custom-scenario-section.tsx';
@@ -15,7 +15,7 @@ import { PricingSection } from '../components/pricing-section.tsx';
  * cost, and the way in. Every section reads the same two cached catalog requests.
  */
 export function HomePage() {
-  usePageTitle(messages.pageTitles.home, { exact: true });
+  usePageTitle(pageTitleMessages.home, { exact: true });
   return (
     <>
       <HeroSection />
