@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNotNull, max, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, max, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
   categories,
@@ -96,7 +96,7 @@ export async function setCategoryOrder(db: Executor, manualIds: readonly string[
 /** Active presets of active categories, in category order then preset order. */
 export async function listVisiblePresets(
   db: Executor,
-  options: { categoryId?: string; withFeaturedImage?: boolean } = {},
+  options: { categoryId?: string; withFeaturedImage?: boolean; ids?: readonly string[] } = {},
 ) {
   const rows = await db
     .select({ preset: presets })
@@ -108,6 +108,7 @@ export async function listVisiblePresets(
         eq(categories.active, true),
         options.categoryId ? eq(presets.categoryId, options.categoryId) : undefined,
         options.withFeaturedImage ? isNotNull(presets.featuredImage) : undefined,
+        options.ids ? inArray(presets.id, [...options.ids]) : undefined,
       ),
     )
     .orderBy(...categoryOrder, ...presetOrder);

@@ -54,9 +54,9 @@ export function createCatalogService({ db }: { db: Executor }) {
 
     /** Presets as generation uses them (with their engine prompt), visible ones only, in catalog order. */
     async enginePresets(ids?: readonly string[]): Promise<EnginePreset[]> {
-      const rows = await listVisiblePresets(db);
-      const wanted = ids ? new Set(ids) : undefined;
-      return rows.filter((row) => !wanted || wanted.has(row.id)).map(toEnginePreset);
+      if (ids?.length === 0) return [];
+      const rows = await listVisiblePresets(db, ids ? { ids } : {});
+      return rows.map(toEnginePreset);
     },
 
     /** Any preset by id, visible or not: a queued generation still finds one hidden since. */
