@@ -1,0 +1,806 @@
+// Generation on Postgres (issues #7 and #10): how many generations the API accepts per second
+// through the full request path next to bare Fastify in the same run, the server time to accept
+// a bulk of 100 images, and the time from a generation's job completing to its event arriving at
+// an SSE client, in one process and across two app instances.
+//
+//   npm run bench generation
+//   BENCH_DATABASE_URL=postgres://…   a Postgres server; a scratch database is created on it and
+//                                     dropped at the end (without it: postgres://postgres:postgres@
+//                                     127.0.0.1:5432/postgres when `pg_isready -h 127.0.0.1`
+//                                     answers, else PGlite, which the results then say)
+//   BENCH_CONNECTIONS=50 BENCH_SECONDS=5   autocannon load per throughput row
+//   BENCH_BULKS=10                        sequential bulk requests of 100 presets (after 1 warm-up)
+//   BENCH_EVENTS=30                       sequential generations per event-latency row
+//
+// Phases, one after another, all apps in this process through `start()` (NODE_ENV=production,
+// rate limits off, SEED_CONTENT off, logging silent), sharing one database and data directory:
+//   1. setup, ROLE=all: a user buys Pro (test checkout), uploads person A's 8 photos, creates a
+//      model trained by the local engine; 120 presets in one category (5 real portraits as their
+//      pictures) and credits granted through the ledger are inserted directly;
+//   2. event latency, ROLE=all: an SSE client (in a worker thread, its own event loop) on the
+//      same instance whose worker makes the image;
+//   3. event latency across instances: a second instance with ROLE=web (its own LISTEN
+//      connection) holds the SSE stream and takes the requests, the ROLE=all one makes the images;
+//   4. acceptance, ROLE=web: jobs are enqueued, never processed, so no worker competes for the CPU
+//      with the request path being measured.
+import { spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import autocannon from 'autocannon';
+import { eq, inArray, sql } from 'drizzle-orm';
+import Fastify from 'fastify';
+import pg from 'pg';
+import { pino } from 'pino';
+import { loadConfig } from '../src/server/config.ts';
+import { categories, presets, userModels } from '../src/server/db/schema/index.ts';
+import { grant } from '../src/server/features/billing/ledger.ts';
+import { storeImage } from '../src/server/features/catalog/images.ts';
+import { start, type Running } from '../src/server/runtime.ts';
+
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const bulkRuns = Math.max(1, Number(process.env.BENCH_BULKS ?? 10));
+const eventRuns = Math.max(1, Number(process.env.BENCH_EVENTS ?? 30));
+const presetCount = 120;
+const bulkSize = 100;
+const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+const repo = fileURLToPath(new URL('../', import.meta.url));
+const publicUrl = 'http://localhost:3000';
+
+// ---------------------------------------------------------------------------------------------
+// The database: a scratch one on a Postgres server, or PGlite
+// ---------------------------------------------------------------------------------------------
+
+function defaultServer(): string | undefined {
+  const ready = spawnSync('pg_isready', ['-h', '127.0.0.1', '-q'], { stdio: 'ignore' });
+  return ready.status === 0 ? 'postgres://postgres:postgres@127.0.0.1:5432/postgres' : undefined;
+}
+
+// `BENCH_DATABASE_URL=pglite` skips Postgres even when a server answers.
+const serverUrl =
+  process.env.BENCH_DATABASE_URL === 'pglite'
+    ? undefined
+    : process.env.BENCH_DATABASE_URL || defaultServer();
+const scratchName = `likeness_bench_${randomBytes(5).toString('hex')}`;
+
+async function adminQuery(query: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(query);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function createScratchDatabase(): Promise<string | undefined> {
+  if (!serverUrl) return undefined;
+  await adminQuery(`create database ${scratchName}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${scratchName}`;
+  return url.toString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Apps and HTTP
+// ---------------------------------------------------------------------------------------------
+
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'likeness-bench-'));
+
+async function startApp(
+  role: 'all' | 'web',
+  databaseUrl: string | undefined,
+  extra: Record<string, string> = {},
+): Promise<Running & { url: string }> {
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    ALLOW_TEST_CHECKOUT: 'true',
+    SEED_CONTENT: 'false',
+    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+    DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    PUBLIC_URL: publicUrl,
+    ROLE: role,
+    RATE_LIMIT_DISABLED: 'true',
+    JOB_POLL_SECONDS: '0.5',
+    TRAINING_POLL_SECONDS: '1',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...extra,
+  });
+  const running = await start(config, pino({ level: 'silent' }), { listen: true });
+  return { ...running, url: running.url! };
+}
+
+interface Session {
+  id: string;
+  cookie: string;
+}
+
+async function call<T>(
+  base: string,
+  session: Session | undefined,
+  method: 'GET' | 'POST',
+  url: string,
+  body?: unknown,
+): Promise<T> {
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers: {
+      origin: publicUrl,
+      ...(session ? { cookie: session.cookie } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
+  return (text ? JSON.parse(text) : {}) as T;
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline)
+      throw new Error(`timed out; last: ${JSON.stringify(value).slice(0, 500)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Setup: a Pro user with a model trained by the local engine, a catalog, credits
+// ---------------------------------------------------------------------------------------------
+
+/** A new user on the Pro plan (test-mode checkout, as a browser buys it) with plenty of credits. */
+async function proUser(app: Running & { url: string }): Promise<Session> {
+  const signUp = await fetch(`${app.url}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { origin: publicUrl, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: `bench-${randomBytes(6).toString('hex')}@example.com`,
+      password: 'correct-horse-battery',
+      name: 'Bench',
+    }),
+  });
+  if (signUp.status !== 200) throw new Error(`sign-up answered ${signUp.status}`);
+  const user: Session = {
+    id: ((await signUp.json()) as { user: { id: string } }).user.id,
+    cookie: signUp.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; '),
+  };
+  const checkout = await call<{ url: string }>(app.url, user, 'POST', '/api/billing/checkout', {
+    priceId: 'price_pro',
+  });
+  const checkoutId = decodeURIComponent(/\/test-checkout\/([^/?]+)$/.exec(checkout.url)![1]!);
+  await call(app.url, user, 'POST', `/api/billing/test-checkout/${checkoutId}/pay`);
+  // Enough credits for every request of the run, through the ledger.
+  await app.deps.billing.ledger.transaction((tx) =>
+    grant(tx, user.id, 1_000_000, 'adjustment', `bench:${user.id}`, { note: 'bench' }),
+  );
+  return user;
+}
+
+async function setUp(app: Running & { url: string }) {
+  const user = await proUser(app);
+
+  // The catalog: one category, 120 presets whose pictures are 5 real portraits.
+  const { db } = app.deps.database;
+  const portraits = ['hopper', 'chu', 'clyburn', 'duckworth', 'horsford'];
+  const pictures: Awaited<ReturnType<typeof storeImage>>[] = [];
+  for (const name of portraits)
+    pictures.push(
+      await storeImage(app.deps.storage, ['presets', 'bench', name], {
+        bytes: readFileSync(path.join(repo, 'assets/seed/real-portraits', `${name}.jpg`)),
+      }),
+    );
+  await db
+    .insert(categories)
+    .values({ manualId: 'bench-portraits', displayName: 'Portraits', orderIndex: 0 });
+  const presetIds = Array.from({ length: presetCount }, (_, i) => `bench-preset-${i}`);
+  await db.insert(presets).values(
+    presetIds.map((id, i) => ({
+      id,
+      manualId: id,
+      categoryId: 'bench-portraits',
+      displayName: `Portrait ${i + 1}`,
+      description: 'An official portrait, studio light',
+      prompt: 'official portrait photo of {trigger}, studio light',
+      featuredImage: pictures[i % pictures.length]!,
+      orderIndex: i,
+    })),
+  );
+
+  // The model: person A's 8 photos through the upload API, validated and trained by the
+  // local engine in this app's workers.
+  for (let n = 1; n <= 8; n += 1) {
+    const name = `a-0${n}.jpg`;
+    const form = new FormData();
+    form.append(
+      'file',
+      new Blob([readFileSync(path.join(repo, 'assets/seed/person-a', name))], {
+        type: 'image/jpeg',
+      }),
+      name,
+    );
+    const upload = await fetch(`${app.url}/api/studio/photos`, {
+      method: 'POST',
+      headers: { origin: publicUrl, cookie: user.cookie },
+      body: form,
+    });
+    if (upload.status !== 201) throw new Error(`upload answered ${upload.status}`);
+    await upload.arrayBuffer();
+  }
+  await until(
+    () =>
+      call<{ counts: { pending: number; passed: number } }>(
+        app.url,
+        user,
+        'GET',
+        '/api/studio/photos',
+      ),
+    (draft) => draft.counts.pending === 0,
+    180_000,
+  );
+  const created = await call<{ model: { id: string } }>(
+    app.url,
+    user,
+    'POST',
+    '/api/studio/models',
+    { name: 'Me', gender: 'woman' },
+  );
+  const modelId = created.model.id;
+  await until(
+    () =>
+      call<{ models: { id: string; status: string }[] }>(
+        app.url,
+        user,
+        'GET',
+        '/api/studio/models',
+      ),
+    (list) => {
+      const model = list.models.find((m) => m.id === modelId);
+      if (model?.status === 'failed') throw new Error('training failed');
+      return model?.status === 'complete';
+    },
+    180_000,
+  );
+  return { user, modelId, presetIds };
+}
+
+/**
+ * More Pro users, each with a complete model: a copy of the trained model's row (its likeness
+ * profile included). Only for acceptance, where no job runs, so the shared profile is never read.
+ */
+async function moreUsers(app: Running & { url: string }, count: number, modelId: string) {
+  const { db } = app.deps.database;
+  const [model] = await db.select().from(userModels).where(eq(userModels.id, modelId));
+  const users: { cookie: string; modelId: string }[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const user = await proUser(app);
+    const id = randomUUID();
+    await db
+      .insert(userModels)
+      .values({ ...model!, id, userId: user.id, engineReference: null, createdAt: new Date() });
+    users.push({ cookie: user.cookie, modelId: id });
+  }
+  return users;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2-3. Event latency: job completed (the row's completed_at) → event at an SSE client
+// ---------------------------------------------------------------------------------------------
+
+interface StreamMessage {
+  kind: 'ready' | 'event' | 'end' | 'error';
+  data?: string;
+  receivedAt?: number;
+}
+
+// The SSE reader runs in a worker thread: its receive time is not delayed by the server's (or
+// the load generator's) work on the main event loop, as a browser's would not be.
+const sseReader = `
+const { parentPort, workerData } = require('node:worker_threads');
+(async () => {
+  const response = await fetch(workerData.url, {
+    headers: { cookie: workerData.cookie, accept: 'text/event-stream' },
+  });
+  if (!response.ok || !response.body) throw new Error('event stream answered ' + response.status);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const read = await reader.read();
+    if (read.done) break;
+    const receivedAt = Date.now();
+    buffer += decoder.decode(read.value, { stream: true });
+    let boundary;
+    while ((boundary = buffer.indexOf('\\n\\n')) >= 0) {
+      const lines = buffer.slice(0, boundary).split('\\n');
+      buffer = buffer.slice(boundary + 2);
+      const name = lines.find((l) => l.startsWith('event: '))?.slice(7);
+      const data = lines.filter((l) => l.startsWith('data: ')).map((l) => l.slice(6)).join('\\n');
+      if (name === 'ready') parentPort.postMessage({ kind: 'ready' });
+      else if (data) parentPort.postMessage({ kind: 'event', data, receivedAt });
+    }
+  }
+  parentPort.postMessage({ kind: 'end' });
+})().catch((error) => parentPort.postMessage({ kind: 'error', data: String(error) }));
+`;
+
+function openStream(base: string, cookie: string) {
+  const worker = new Worker(sseReader, {
+    eval: true,
+    workerData: { url: `${base}/api/events`, cookie },
+  });
+  const received: { event: { type: string; data: Record<string, unknown> }; at: number }[] = [];
+  const waiters = new Set<() => void>();
+  let failure: Error | undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.on('message', (message: StreamMessage) => {
+      if (message.kind === 'ready') resolve();
+      else if (message.kind === 'event')
+        received.push({ event: JSON.parse(message.data!), at: message.receivedAt! });
+      else {
+        failure = new Error(`event stream ${message.kind}: ${message.data ?? ''}`);
+        reject(failure);
+      }
+      for (const wake of waiters) wake();
+    });
+    worker.on('error', reject);
+  });
+  return {
+    ready,
+    /** The receive time of the first event matching, waiting up to timeoutMs. */
+    async arrival(match: (event: { type: string; data: Record<string, unknown> }) => boolean) {
+      return new Promise<number>((resolve, reject) => {
+        const check = () => {
+          if (failure) return reject(failure);
+          const found = received.find((r) => match(r.event));
+          if (!found) return;
+          clearTimeout(timer);
+          waiters.delete(check);
+          resolve(found.at);
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(check);
+          reject(new Error('no matching event within 60 s'));
+        }, 60_000);
+        waiters.add(check);
+        check();
+      });
+    },
+    close: () => worker.terminate(),
+  };
+}
+
+interface LatencyRow {
+  name: string;
+  generations: number;
+  p50Ms: number;
+  p99Ms: number;
+  minMs: number;
+  maxMs: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+async function eventLatency(
+  name: string,
+  requestsTo: Running & { url: string },
+  streamFrom: Running & { url: string },
+  user: Session,
+  modelId: string,
+  presetIds: string[],
+): Promise<LatencyRow> {
+  const stream = openStream(streamFrom.url, user.cookie);
+  const { db } = requestsTo.deps.database;
+  const latencies: number[] = [];
+  try {
+    await stream.ready;
+    // One generation at a time: nothing else runs while its event travels, so the figure is
+    // the path's own, not a queue's.
+    for (let i = 0; i <= eventRuns; i += 1) {
+      const { generation } = await call<{ generation: { id: string } }>(
+        requestsTo.url,
+        user,
+        'POST',
+        '/api/generations',
+        { userModelId: modelId, presetId: presetIds[i % presetIds.length] },
+      );
+      const receivedAt = await stream.arrival(
+        (event) =>
+          event.type === 'generation.updated' &&
+          event.data.generationId === generation.id &&
+          event.data.status !== 'processing',
+      );
+      const result = (await db.execute(
+        sql`select status, completed_at from generations where id = ${generation.id}`,
+      )) as unknown as { rows: { status: string; completed_at: Date | string }[] };
+      const row = result.rows[0]!;
+      if (row.status !== 'complete') throw new Error(`generation ended ${row.status}`);
+      // The first one is a warm-up (the preset picture's face detection, JIT).
+      if (i > 0) latencies.push(receivedAt - new Date(row.completed_at).getTime());
+    }
+  } finally {
+    await stream.close();
+  }
+  latencies.sort((a, b) => a - b);
+  const row = {
+    name,
+    generations: latencies.length,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    minMs: latencies[0]!,
+    maxMs: latencies[latencies.length - 1]!,
+  };
+  console.log(`  ${name}: p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, max ${row.maxMs} ms`);
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Acceptance: requests per second (autocannon) and a bulk of 100
+// ---------------------------------------------------------------------------------------------
+
+interface ThroughputRow {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  /** Answers other than the expected status, connection errors and timeouts. */
+  failures: number;
+  ratioToBare: number;
+}
+
+async function measure(
+  name: string,
+  expectedStatus: number,
+  options: {
+    url: string;
+    method?: 'GET' | 'POST';
+    headers?: Record<string, string>;
+    body?: string;
+    /** A CommonJS module giving each connection its own headers and body (workers need a path). */
+    setupClient?: string;
+  },
+): Promise<Omit<ThroughputRow, 'ratioToBare'>> {
+  const check = await fetch(options.url, {
+    signal: AbortSignal.timeout(60_000),
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    ...(options.body ? { body: options.body } : {}),
+  });
+  if (check.status !== expectedStatus)
+    throw new Error(`${name}: answered ${check.status}: ${await check.text()}`);
+  await check.arrayBuffer();
+  // The load generator runs in a worker thread so it does not share the server's event loop.
+  const settings = {
+    url: options.url,
+    method: options.method ?? 'GET',
+    headers: options.headers ?? {},
+    ...(options.body ? { body: options.body } : {}),
+    // In workers mode autocannon takes the module's path (its types only know a function).
+    ...(options.setupClient
+      ? { setupClient: options.setupClient as unknown as (client: autocannon.Client) => void }
+      : {}),
+    connections,
+    workers: 1,
+  };
+  await autocannon({ ...settings, duration: 1 }); // warm-up: JIT, pools, caches
+  const result = await autocannon({ ...settings, duration: seconds });
+  const expected = result.statusCodeStats?.[`${expectedStatus}`]?.count ?? 0;
+  const row = {
+    name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    failures: Math.max(0, result.requests.total - expected) + result.errors + result.timeouts,
+  };
+  console.log(
+    `  ${name}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms` +
+      (row.failures ? `, ${row.failures} failures` : ''),
+  );
+  return row;
+}
+
+/** Writes the autocannon module that gives connection n the session and model of user n. */
+function perUserClients(users: { cookie: string; modelId: string }[], presetId: string): string {
+  const file = path.join(dataDir, `clients-${randomBytes(4).toString('hex')}.cjs`);
+  const sessions = users.map((user) => ({
+    headers: { cookie: user.cookie, origin: publicUrl, 'content-type': 'application/json' },
+    body: JSON.stringify({ userModelId: user.modelId, presetId }),
+  }));
+  writeFileSync(
+    file,
+    `const sessions = ${JSON.stringify(sessions)};\nlet next = 0;\n` +
+      `module.exports = (client) => {\n  const s = sessions[next++ % sessions.length];\n` +
+      `  client.setHeadersAndBody(s.headers, s.body);\n};\n`,
+  );
+  return file;
+}
+
+async function bareFastify() {
+  const bare = Fastify({ logger: false });
+  bare.get('/', async () => ({ hello: 'world' }));
+  const url = await bare.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    return await measure('bare Fastify hello-world (GET)', 200, { url: `${url}/` });
+  } finally {
+    await bare.close();
+  }
+}
+
+interface BulkResult {
+  requests: number;
+  images: number;
+  medianMs: number;
+  maxMs: number;
+  minMs: number;
+}
+
+async function bulkAcceptance(
+  app: Running & { url: string },
+  user: Session,
+  modelId: string,
+  presetIds: string[],
+): Promise<BulkResult> {
+  const body = JSON.stringify({
+    kind: 'presets',
+    userModelId: modelId,
+    presetIds: presetIds.slice(0, bulkSize),
+  });
+  const times: number[] = [];
+  for (let i = 0; i <= bulkRuns; i += 1) {
+    const started = performance.now();
+    const response = await fetch(`${app.url}/api/bulk-jobs`, {
+      method: 'POST',
+      headers: { origin: publicUrl, cookie: user.cookie, 'content-type': 'application/json' },
+      body,
+    });
+    const answer = (await response.json()) as { queued?: number };
+    const elapsed = performance.now() - started;
+    if (response.status !== 201 || answer.queued !== bulkSize)
+      throw new Error(`bulk answered ${response.status}: ${JSON.stringify(answer)}`);
+    if (i > 0) times.push(elapsed); // the first is a warm-up
+  }
+  times.sort((a, b) => a - b);
+  const mid = Math.floor(times.length / 2);
+  const result = {
+    requests: times.length,
+    images: bulkSize,
+    medianMs: Math.round(times.length % 2 ? times[mid]! : (times[mid - 1]! + times[mid]!) / 2),
+    maxMs: Math.round(times[times.length - 1]!),
+    minMs: Math.round(times[0]!),
+  };
+  console.log(
+    `  POST /api/bulk-jobs (${bulkSize} presets): median ${result.medianMs} ms, max ${result.maxMs} ms`,
+  );
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+// ---------------------------------------------------------------------------------------------
+
+console.log(
+  `generation: ${connections} connections × ${seconds} s per throughput row, ${bulkRuns} bulks of ${bulkSize}, ${eventRuns} generations per event row`,
+);
+const databaseUrl = await createScratchDatabase();
+const loads: number[] = [];
+const sampleLoad = () => loads.push(os.loadavg()[0]!);
+let databaseKind: 'pglite' | 'postgres' | undefined;
+let acceptingRole: 'web' | 'all' | undefined;
+let serverVersion = '';
+const latencyRows: LatencyRow[] = [];
+let throughput: Omit<ThroughputRow, 'ratioToBare'>[] | undefined;
+let bulk: BulkResult | undefined;
+try {
+  // 1-3 with workers.
+  const worker = await startApp('all', databaseUrl);
+  databaseKind = worker.deps.database.kind;
+  let setup: Awaited<ReturnType<typeof setUp>> | undefined;
+  try {
+    if (databaseKind === 'postgres') {
+      const version = (await worker.deps.database.db.execute(
+        sql`show server_version`,
+      )) as unknown as {
+        rows: { server_version: string }[];
+      };
+      serverVersion = version.rows[0]!.server_version;
+    }
+    console.log('  setting up: Pro user, 8 photos validated, model trained (local engine)…');
+    setup = await setUp(worker);
+    const { user, modelId, presetIds } = setup;
+    sampleLoad();
+    latencyRows.push(
+      await eventLatency(
+        'one instance (ROLE=all): worker and SSE stream in the same app',
+        worker,
+        worker,
+        user,
+        modelId,
+        presetIds,
+      ),
+    );
+    sampleLoad();
+    if (databaseKind === 'postgres') {
+      // Another instance on the same database and data directory, as a second process would
+      // be: its own pool, its own LISTEN connection, its own SSE streams.
+      const web = await startApp('web', databaseUrl);
+      try {
+        latencyRows.push(
+          await eventLatency(
+            'across instances: worker in a ROLE=all app, SSE stream on a ROLE=web app',
+            web,
+            web,
+            user,
+            modelId,
+            presetIds,
+          ),
+        );
+      } finally {
+        await web.stop();
+      }
+      sampleLoad();
+    } else {
+      console.log('  across instances: skipped (PGlite: one instance, in-memory event bus)');
+    }
+  } finally {
+    await worker.stop();
+  }
+
+  // 4 without workers: jobs are only enqueued.
+  const bare = await bareFastify();
+  sampleLoad();
+  // ROLE=web on PGlite deadlocks on the first job sent inside a transaction (see the README),
+  // so there the measured app has workers too.
+  acceptingRole = databaseKind === 'postgres' ? 'web' : 'all';
+  const app = await startApp(acceptingRole, databaseUrl);
+  try {
+    const { user, modelId, presetIds } = setup!;
+    const url = `${app.url}/api/generations`;
+    const headers = { cookie: user.cookie, origin: publicUrl, 'content-type': 'application/json' };
+    const body = JSON.stringify({ userModelId: modelId, presetId: presetIds[0] });
+    console.log(`  adding ${connections} more Pro users with a model each…`);
+    const users = await moreUsers(app, connections, modelId);
+    const perUser = {
+      url,
+      method: 'POST' as const,
+      headers: {
+        cookie: users[0]!.cookie,
+        origin: publicUrl,
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ userModelId: users[0]!.modelId, presetId: presetIds[0] }),
+      setupClient: perUserClients(users, presetIds[0]!),
+    };
+    const oneUser = await measure(
+      `POST /api/generations, 1 user on all connections (${presetCount} presets)`,
+      201,
+      { url, method: 'POST', headers, body },
+    );
+    sampleLoad();
+    const manyUsers = await measure(
+      `POST /api/generations, ${connections} users, one per connection (${presetCount} presets)`,
+      201,
+      perUser,
+    );
+    sampleLoad();
+    bulk = await bulkAcceptance(app, user, modelId, presetIds);
+    sampleLoad();
+    // The same with a catalog of 5 visible presets: what reading the whole catalog on every
+    // request costs (see the README).
+    await app.deps.database.db
+      .update(presets)
+      .set({ active: false })
+      .where(inArray(presets.id, presetIds.slice(5)));
+    const smallCatalog = await measure(
+      `POST /api/generations, ${connections} users, one per connection (5 presets)`,
+      201,
+      perUser,
+    );
+    sampleLoad();
+    throughput = [bare, oneUser, manyUsers, smallCatalog];
+  } finally {
+    await app.stop();
+  }
+} finally {
+  if (databaseUrl) await adminQuery(`drop database if exists ${scratchName} with (force)`);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const bareRate = throughput![0]!.requestsPerSecond;
+const rows: ThroughputRow[] = throughput!.map((row) => ({
+  ...row,
+  ratioToBare: row.requestsPerSecond / bareRate,
+}));
+const cpus = os.cpus();
+const meta = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: `${os.availableParallelism()} × ${cpus[0]?.model.trim() ?? 'unknown'}`,
+  database:
+    databaseKind === 'postgres'
+      ? `Postgres ${serverVersion} on the same machine (scratch database, pool of 10 per app)`
+      : `PGlite (${process.env.BENCH_DATABASE_URL === 'pglite' ? 'BENCH_DATABASE_URL=pglite' : 'no Postgres server answered'}): one connection for every query, no cross-instance row, the measured app has workers`,
+  // Numbers from a machine busy with other work are lower; this says how busy it was.
+  'load average (1 min) during the run': `${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`,
+  'measured app': `ROLE=${acceptingRole}`,
+  load: `autocannon, ${connections} connections, ${seconds} s per row after a 1 s warm-up, client in a worker thread of the same process`,
+};
+
+function markdown(): string {
+  return [
+    '# Generation benchmark',
+    '',
+    'Written by `npm run bench generation` (`bench/generation.ts`); see `bench/README.md`.',
+    '',
+    ...Object.entries(meta).map(([key, value]) => `- ${key}: ${value}`),
+    '',
+    databaseKind === 'postgres'
+      ? '## Accepted generations per second (app with ROLE=web: jobs enqueued, not processed)'
+      : '## Accepted generations per second (app with ROLE=all on PGlite: its workers make the images meanwhile)',
+    '',
+    '| target | requests/s (avg) | p50 latency | p99 latency | failures | vs bare Fastify |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (row) =>
+        `| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} ms | ${row.p99Ms} ms | ${row.failures} | ${row.ratioToBare.toFixed(2)}× |`,
+    ),
+    '',
+    `## Server time to accept a bulk of ${bulkSize} (client-side on localhost, sequential, after 1 warm-up)`,
+    '',
+    '| requests | images each | median | min | max |',
+    '|---:|---:|---:|---:|---:|',
+    `| ${bulk!.requests} | ${bulk!.images} | ${bulk!.medianMs} ms | ${bulk!.minMs} ms | ${bulk!.maxMs} ms |`,
+    '',
+    '## Job completed → event at an SSE client (completed_at of the row → receive time in the client, one generation at a time, after 1 warm-up)',
+    '',
+    '| variant | generations | p50 | p99 | min | max |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...latencyRows.map(
+      (row) =>
+        `| ${row.name} | ${row.generations} | ${row.p50Ms} ms | ${row.p99Ms} ms | ${row.minMs} ms | ${row.maxMs} ms |`,
+    ),
+    '',
+  ].join('\n');
+}
+
+console.table(
+  Object.fromEntries(
+    rows.map((row) => [
+      row.name,
+      {
+        'req/s': row.requestsPerSecond,
+        'p50 ms': row.p50Ms,
+        'p99 ms': row.p99Ms,
+        failures: row.failures,
+        'vs bare': `${row.ratioToBare.toFixed(2)}×`,
+      },
+    ]),
+  ),
+);
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(path.join(resultsDir, 'generation.md'), markdown());
+writeFileSync(
+  path.join(resultsDir, 'generation.json'),
+  `${JSON.stringify({ ...meta, throughput: rows, bulk, eventLatency: latencyRows }, null, 2)}\n`,
+);
+console.log(`written to ${path.relative(process.cwd(), resultsDir)}/generation.{md,json}`);
+
+if (rows.some((row) => row.failures > 0)) {
+  console.error('some requests failed: the numbers above do not measure success');
+  process.exit(1);
+}

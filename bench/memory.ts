@@ -1,0 +1,474 @@
+// Server memory (issue #10): the resident set of a real server process idle, and while 12 photos
+// of about 10 MB each are uploaded to POST /api/studio/photos. The upload is streamed to a
+// temporary file, so the process must not grow by the upload's size.
+//
+//   npm run bench memory
+//   BENCH_DATABASE_URL=postgres://…   a Postgres server; a scratch database is created on it and
+//                                     dropped at the end (without it: postgres://postgres:postgres@
+//                                     127.0.0.1:5432/postgres when `pg_isready -h 127.0.0.1`
+//                                     answers, else PGlite; `pglite` forces PGlite)
+//
+// The server is a child process, `node --import tsx src/server/main.ts` as `npm start` runs it
+// (NODE_ENV=production, ROLE=web so no validation job runs, rate limits off, SEED_CONTENT off,
+// UV_THREADPOOL_SIZE left at its default), one fresh process per row. Its RSS is read from
+// /proc/<pid>/status every 50 ms; the kernel's own high-water mark (VmHWM, reset before the
+// uploads through /proc/<pid>/clear_refs) catches a peak between two samples.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import sharp from 'sharp';
+import { photos as photoRules } from '../src/common/product.ts';
+
+const uploads = photoRules.max; // 12: a draft's limit
+const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+const repo = fileURLToPath(new URL('../', import.meta.url));
+const mib = 1024 * 1024;
+
+// ---------------------------------------------------------------------------------------------
+// The database: a scratch one on a Postgres server, or PGlite
+// ---------------------------------------------------------------------------------------------
+
+function defaultServer(): string | undefined {
+  const ready = spawnSync('pg_isready', ['-h', '127.0.0.1', '-q'], { stdio: 'ignore' });
+  return ready.status === 0 ? 'postgres://postgres:postgres@127.0.0.1:5432/postgres' : undefined;
+}
+
+const serverUrl =
+  process.env.BENCH_DATABASE_URL === 'pglite'
+    ? undefined
+    : process.env.BENCH_DATABASE_URL || defaultServer();
+const scratchName = `likeness_bench_${randomBytes(5).toString('hex')}`;
+
+async function adminQuery(query: string): Promise<string> {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    const result = await admin.query<Record<string, string>>(query);
+    return Object.values(result.rows[0] ?? {})[0] ?? '';
+  } finally {
+    await admin.end();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The photo: a real 12 MP JPEG re-encoded with noise to just under the 10 MiB limit
+// ---------------------------------------------------------------------------------------------
+
+async function tenMegabytePhoto(): Promise<{ bytes: Buffer; width: number; height: number }> {
+  const source = path.join(repo, 'tests/fixtures/photos/quality/large-12mp.jpg');
+  const { data, info } = await sharp(source).raw().toBuffer({ resolveWithObject: true });
+  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  const encode = async (amplitude: number) => {
+    const noisy = Buffer.from(data);
+    let seed = 7;
+    for (let i = 0; i < noisy.length; i += 1) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      const value = noisy[i]! + ((seed >>> 16) % (2 * amplitude + 1)) - amplitude;
+      noisy[i] = value < 0 ? 0 : value > 255 ? 255 : value;
+    }
+    return sharp(noisy, raw).jpeg({ quality: 97 }).toBuffer();
+  };
+  // Noise amplitude by bisection: the largest file under the limit, at least 96% of it.
+  const limit = photoRules.maxUploadBytes - 16 * 1024;
+  let [low, high] = [0, 96];
+  let best: Buffer | undefined;
+  while (high - low > 1) {
+    const amplitude = Math.floor((low + high) / 2);
+    const bytes = await encode(amplitude);
+    if (bytes.length > limit) high = amplitude;
+    else {
+      low = amplitude;
+      best = bytes;
+      if (bytes.length > limit * 0.96) break;
+    }
+  }
+  if (!best) throw new Error('could not make a photo under the upload limit');
+  return { bytes: best, width: info.width, height: info.height };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The server process
+// ---------------------------------------------------------------------------------------------
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** VmRSS and VmHWM of a process, in bytes. */
+function memoryOf(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)![1]);
+  return { rss: kb('VmRSS') * 1024, hwm: kb('VmHWM') * 1024 };
+}
+
+/** Resets the process's VmHWM to its current RSS; false where the kernel does not allow it. */
+function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Server {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+async function startServer(
+  databaseUrl: string | undefined,
+  role: 'web' | 'all',
+  extraEnv: Record<string, string> = {},
+): Promise<Server> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'likeness-bench-memory-'));
+  // A clean environment: nothing of this shell's (a DATABASE_URL, a UV_THREADPOOL_SIZE) leaks in.
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? os.tmpdir(),
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    PUBLIC_URL: url,
+    DATA_DIR: dataDir,
+    ROLE: role,
+    RATE_LIMIT_DISABLED: 'true',
+    SEED_CONTENT: 'false',
+    ALLOW_TEST_CHECKOUT: 'true',
+    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+    LOG_LEVEL: 'warn',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...extraEnv,
+  };
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: repo,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${stderr}`);
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`server did not answer within 120 s: ${stderr}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return { url, pid: child.pid!, child, stop };
+}
+
+async function signUp(url: string): Promise<string> {
+  const response = await fetch(`${url}/api/auth/sign-up/email`, {
+    method: 'POST',
+    headers: { origin: url, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: `bench-${randomBytes(5).toString('hex')}@example.com`,
+      password: 'correct-horse-battery',
+      name: 'Bench',
+    }),
+  });
+  if (response.status !== 200) throw new Error(`sign-up answered ${response.status}`);
+  await response.arrayBuffer();
+  return response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+}
+
+async function upload(
+  url: string,
+  cookie: string,
+  bytes: Buffer,
+  name: string,
+  expectedStatus = 201,
+): Promise<void> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), name);
+  const response = await fetch(`${url}/api/studio/photos`, {
+    method: 'POST',
+    headers: { origin: url, cookie },
+    body: form,
+    signal: AbortSignal.timeout(120_000),
+  });
+  const text = await response.text();
+  if (response.status !== expectedStatus)
+    throw new Error(`upload answered ${response.status}: ${text}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// One row: a fresh server, warmed up, idle, then 12 uploads
+// ---------------------------------------------------------------------------------------------
+
+interface Row {
+  name: string;
+  diagnostic: boolean;
+  idleRssMiB: number;
+  /** The highest 50 ms sample during the uploads. */
+  peakSampledMiB: number;
+  /** The kernel's high-water mark over the uploads (reset just before). */
+  peakHwmMiB: number | null;
+  growthMiB: number;
+  uploadedMiB: number;
+  /** Growth (from idle to the higher of the two peaks) over the bytes uploaded. */
+  growthPerUploaded: number;
+  afterRssMiB: number;
+  /** Sequential rows: RSS right after each upload answered (a plateau or a climb). */
+  afterEachMiB: number[];
+  seconds: number;
+  samples: number;
+}
+
+const toMiB = (bytes: number) => Math.round((bytes / mib) * 10) / 10;
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface RowOptions {
+  name: string;
+  mode: 'sequential' | 'concurrent';
+  file: Buffer;
+  /** 201 for a photo; a diagnostic row sends bytes that are refused after they were received. */
+  expectedStatus: number;
+  databaseUrl: string | undefined;
+  role: 'web' | 'all';
+  env?: Record<string, string>;
+  /** Sets of 12 (one user each: a draft holds 12); 1 unless a diagnostic row asks for more. */
+  rounds?: number;
+  /** Not the measure itself: a row that says what the growth is made of. */
+  diagnostic?: boolean;
+}
+
+async function measureRow(options: RowOptions): Promise<Row> {
+  const { name, mode, file, expectedStatus } = options;
+  const server = await startServer(options.databaseUrl, options.role, options.env);
+  try {
+    // Warm-up: the routes, the session lookup, sharp and the upload path, with a small photo
+    // from another user (so the measured user has room for 12).
+    const warmCookie = await signUp(server.url);
+    await upload(
+      server.url,
+      warmCookie,
+      readFileSync(path.join(repo, 'assets/seed/person-a/a-01.jpg')),
+      'warm.jpg',
+    );
+    const cookies: string[] = [];
+    for (let round = 0; round < (options.rounds ?? 1); round += 1)
+      cookies.push(await signUp(server.url));
+    const cookie = cookies[0]!;
+    for (let i = 0; i < 20; i += 1) {
+      await fetch(`${server.url}/api/me`, { headers: { cookie } }).then((r) => r.arrayBuffer());
+    }
+    await sleep(2000);
+    const idleSamples: number[] = [];
+    for (let i = 0; i < 20; i += 1) {
+      idleSamples.push(memoryOf(server.pid).rss);
+      await sleep(100);
+    }
+    const idle = median(idleSamples);
+
+    const hwmReset = resetPeak(server.pid);
+    const samples: number[] = [];
+    const afterEach: number[] = [];
+    const sampler = setInterval(() => samples.push(memoryOf(server.pid).rss), 50);
+    const started = performance.now();
+    const count = uploads * cookies.length;
+    const send = (i: number) =>
+      upload(server.url, cookies[Math.floor(i / uploads)]!, file, `big-${i}.jpg`, expectedStatus);
+    if (mode === 'sequential') {
+      for (let i = 0; i < count; i += 1) {
+        await send(i);
+        afterEach.push(memoryOf(server.pid).rss);
+      }
+    } else {
+      await Promise.all(Array.from({ length: count }, (_, i) => send(i)));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    const { rss: after, hwm } = memoryOf(server.pid);
+    samples.push(after);
+    const peakSampled = Math.max(...samples);
+    const peak = Math.max(peakSampled, hwmReset ? hwm : 0);
+    const uploaded = file.length * count;
+    const row: Row = {
+      name,
+      diagnostic: options.diagnostic ?? false,
+      idleRssMiB: toMiB(idle),
+      peakSampledMiB: toMiB(peakSampled),
+      peakHwmMiB: hwmReset ? toMiB(hwm) : null,
+      growthMiB: toMiB(peak - idle),
+      uploadedMiB: toMiB(uploaded),
+      growthPerUploaded: Math.round(((peak - idle) / uploaded) * 100) / 100,
+      afterRssMiB: toMiB(after),
+      afterEachMiB: afterEach.map(toMiB),
+      seconds: Math.round(seconds * 10) / 10,
+      samples: samples.length,
+    };
+    console.log(
+      `  ${name}: idle ${row.idleRssMiB} MiB, peak ${toMiB(peak)} MiB, growth ${row.growthMiB} MiB for ${row.uploadedMiB} MiB uploaded (${row.growthPerUploaded}×)` +
+        (afterEach.length ? `; RSS after each: ${row.afterEachMiB.join(', ')}` : ''),
+    );
+    return row;
+  } finally {
+    await server.stop();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The run
+// ---------------------------------------------------------------------------------------------
+
+console.log(`memory: ${uploads} uploads of about 10 MB, sequential and concurrent`);
+const photo = await tenMegabytePhoto();
+console.log(
+  `  photo: ${photo.width}x${photo.height} JPEG, ${photo.bytes.length} bytes (limit ${photoRules.maxUploadBytes})`,
+);
+let databaseUrl: string | undefined;
+let serverVersion = '';
+if (serverUrl) {
+  serverVersion = await adminQuery('show server_version');
+  await adminQuery(`create database ${scratchName}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${scratchName}`;
+  databaseUrl = url.toString();
+}
+// ROLE=web on PGlite deadlocks on the first job sent inside a transaction (see the README):
+// there the server has its workers, and validation runs during the uploads.
+const role = databaseUrl ? 'web' : 'all';
+const loads: number[] = [os.loadavg()[0]!];
+const rows: Row[] = [];
+const common = { file: photo.bytes, expectedStatus: 201, databaseUrl, role } as const;
+const plan: RowOptions[] = [
+  { ...common, name: `${uploads} photos one after another`, mode: 'sequential' },
+  { ...common, name: `${uploads} photos at once`, mode: 'concurrent' },
+  // What the growth is made of: receiving alone, the allocator, and whether it keeps climbing.
+  {
+    ...common,
+    name: `${uploads} × the same size of random bytes, one after another (received in full, then refused 415: nothing decoded)`,
+    mode: 'sequential',
+    file: randomBytes(photo.bytes.length),
+    expectedStatus: 415,
+    diagnostic: true,
+  },
+  {
+    ...common,
+    name: `${uploads} photos one after another, server with MALLOC_ARENA_MAX=2`,
+    mode: 'sequential',
+    env: { MALLOC_ARENA_MAX: '2' },
+    diagnostic: true,
+  },
+  {
+    ...common,
+    name: `${uploads * 3} photos one after another (3 users of 12)`,
+    mode: 'sequential',
+    rounds: 3,
+    diagnostic: true,
+  },
+];
+try {
+  for (const options of plan) {
+    rows.push(await measureRow(options));
+    loads.push(os.loadavg()[0]!);
+  }
+} finally {
+  if (databaseUrl) await adminQuery(`drop database if exists ${scratchName} with (force)`);
+}
+
+const cpus = os.cpus();
+const meta = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: `${os.availableParallelism()} × ${cpus[0]?.model.trim() ?? 'unknown'}`,
+  memory: `${Math.round(os.totalmem() / mib / 1024)} GiB`,
+  database: databaseUrl
+    ? `Postgres ${serverVersion} on the same machine (scratch database)`
+    : `PGlite in the server process (${process.env.BENCH_DATABASE_URL === 'pglite' ? 'BENCH_DATABASE_URL=pglite' : 'no Postgres server answered'}), so ROLE=all: validation jobs run during the uploads`,
+  server: `node --import tsx src/server/main.ts, NODE_ENV=production, ROLE=${role}, a fresh process per row`,
+  photo: `tests/fixtures/photos/quality/large-12mp.jpg (${photo.width}x${photo.height}) with noise, JPEG q97, ${photo.bytes.length} bytes; the same file ${uploads} times`,
+  // Numbers from a machine busy with other work are lower; this says how busy it was.
+  'load average (1 min) during the run': `${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`,
+};
+
+const header = [
+  '| uploads | idle RSS | peak RSS (50 ms samples) | peak RSS (VmHWM) | growth | uploaded | growth / uploaded | RSS after | time |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+];
+const line = (row: Row) =>
+  `| ${row.name} | ${row.idleRssMiB} MiB | ${row.peakSampledMiB} MiB | ${row.peakHwmMiB ?? '–'} MiB | ${row.growthMiB} MiB | ${row.uploadedMiB} MiB | ${row.growthPerUploaded.toFixed(2)}× | ${row.afterRssMiB} MiB | ${row.seconds} s |`;
+const markdown = [
+  '# Memory benchmark',
+  '',
+  'Written by `npm run bench memory` (`bench/memory.ts`); see `bench/README.md`.',
+  '',
+  ...Object.entries(meta).map(([key, value]) => `- ${key}: ${value}`),
+  '',
+  '## Server RSS during 12 uploads of about 10 MB to `POST /api/studio/photos`',
+  '',
+  ...header,
+  ...rows.filter((row) => !row.diagnostic).map(line),
+  '',
+  '## What the growth is made of',
+  '',
+  ...header,
+  ...rows.filter((row) => row.diagnostic).map(line),
+  '',
+  'RSS right after each upload answered (MiB), sequential rows:',
+  '',
+  ...rows
+    .filter((row) => row.afterEachMiB.length > 0)
+    .map((row) => `- ${row.name}: ${row.afterEachMiB.join(', ')}`),
+  '',
+].join('\n');
+
+console.table(
+  Object.fromEntries(
+    rows.map((row) => [
+      row.name,
+      {
+        'idle MiB': row.idleRssMiB,
+        'peak MiB': Math.max(row.peakSampledMiB, row.peakHwmMiB ?? 0),
+        'growth MiB': row.growthMiB,
+        'uploaded MiB': row.uploadedMiB,
+        'growth/uploaded': row.growthPerUploaded,
+      },
+    ]),
+  ),
+);
+mkdirSync(resultsDir, { recursive: true });
+writeFileSync(path.join(resultsDir, 'memory.md'), markdown);
+writeFileSync(
+  path.join(resultsDir, 'memory.json'),
+  `${JSON.stringify({ ...meta, rows }, null, 2)}\n`,
+);
+console.log(`written to ${path.relative(process.cwd(), resultsDir)}/memory.{md,json}`);
