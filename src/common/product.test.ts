@@ -132,6 +132,20 @@ describe('credit packs', () => {
     expect(usdToCents(4.92)).toBe(492);
     expect(formatUsd(59)).toBe('$59');
     expect(formatUsd(4.92)).toBe('$4.92');
+    // As Intl.NumberFormat('en-US', { style: 'currency' }) writes them, without its start-up cost.
+    expect(formatUsd(0.5)).toBe('$0.50');
+    expect(formatUsd(1299)).toBe('$1,299');
+    expect(formatUsd(1234567.8)).toBe('$1,234,567.80');
+    expect(formatUsd(-5.5)).toBe('-$5.50');
+    for (const cents of [0, 1, 99, 492, 1900, 16900, 129999, 123456789]) {
+      const usd = cents / 100;
+      const intl = new Intl.NumberFormat('en-US', {
+        style: 'currency',
+        currency: 'USD',
+        minimumFractionDigits: Number.isInteger(usd) ? 0 : 2,
+      }).format(usd);
+      expect(formatUsd(usd)).toBe(intl);
+    }
   });
 });
 

@@ -132,24 +132,17 @@ export function usdToCents(usd: number): number {
   return Math.round(usd * 100);
 }
 
-// Made on first use and kept: creating a number format is slow next to using one, and pages
-// format every price they show.
-const usdFormats = new Map<number, Intl.NumberFormat>();
-
-/** '$19', '$4.92': whole amounts without decimals, as the pages show them. */
+/**
+ * '$19', '$4.92', '$1,299': whole amounts without decimals, as the pages show them. Written out
+ * rather than with Intl.NumberFormat, whose first use costs a phone tens of milliseconds (it loads
+ * the locale's data) while the landing page's prices render.
+ */
 export function formatUsd(usd: number): string {
-  const digits = Number.isInteger(usd) ? 0 : 2;
-  let format = usdFormats.get(digits);
-  if (!format) {
-    format = new Intl.NumberFormat('en-US', {
-      style: 'currency',
-      currency: 'USD',
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-    });
-    usdFormats.set(digits, format);
-  }
-  return format.format(usd);
+  const [whole = '0', cents] = Math.abs(usd)
+    .toFixed(Number.isInteger(usd) ? 0 : 2)
+    .split('.');
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${usd < 0 ? '-' : ''}$${grouped}${cents ? `.${cents}` : ''}`;
 }
 
 // ---------------------------------------------------------------------------------------------
