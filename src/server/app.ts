@@ -335,6 +335,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 // A NUL, or a UTF-16 surrogate without its other half.
+// eslint-disable-next-line no-control-regex -- finding the NUL is the point
 const invalidText =
   /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
 
