@@ -335,8 +335,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 // A NUL, or a UTF-16 surrogate without its other half.
-// eslint-disable-next-line no-control-regex -- finding the NUL is the point
 const invalidText =
+  // eslint-disable-next-line no-control-regex -- finding the NUL is the point
   /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
 
 function hasInvalidText(value: unknown, depth = 0): boolean {
