@@ -35,8 +35,14 @@ export interface NormalizedPhoto {
   height: number;
 }
 
-/** Photos are kept at this short side at most: plenty for training, bounded storage. */
-const maxStoredShortSide = 1536;
+/**
+ * Photos are kept at this short side at most: plenty for training, bounded storage. At 1500 a
+ * 12 MP photo (3000 px short side) shrinks by 2, which lets the JPEG decoder decode it at half
+ * size directly: a quarter of the pixels in memory (bench/results/memory.md).
+ */
+const maxStoredShortSide = 1500;
+// libvips' operation cache would keep recently decoded uploads in memory; they are never reused.
+sharp.cache(false);
 const thumbnailSide = 320;
 const acceptedFormats = new Set(['jpeg', 'png', 'webp']);
 
