@@ -69,11 +69,17 @@ describe('request ids', () => {
       payload: { email: user.email, redirectTo: '/reset-password' },
     });
     expect(response.headers['x-request-id']).toBe('req-trace-42');
-    const result = await app.deps.database.db.execute<{ request_id: string }>(
-      sql`select data->'_context'->>'requestId' as request_id from pgboss.job
-          where name = 'email.send' and data->>'to' = ${user.email}`,
+    // The reset email is queued while the answer goes out, so wait for its job.
+    const rows = await waitFor(
+      async () => {
+        const result = await app.deps.database.db.execute<{ request_id: string }>(
+          sql`select data->'_context'->>'requestId' as request_id from pgboss.job
+              where name = 'email.send' and data->>'to' = ${user.email}`,
+        );
+        return (result as unknown as { rows: { request_id: string }[] }).rows;
+      },
+      (found) => found.length > 0,
     );
-    const rows = (result as unknown as { rows: { request_id: string }[] }).rows;
     expect(rows.map((row) => row.request_id)).toEqual(['req-trace-42']);
   });
 });
