@@ -9,9 +9,10 @@ import type { AppEvent } from '../../common/api/events.ts';
  * The server first sends `event: ready`, then unnamed messages whose data is
  * `{ "type": string, "data": object }` (and `: heartbeat` comments the browser swallows). Features
  * say what an event type means for their cached data through `registerEventHandler` or
- * `invalidateOnEvent`; this module only delivers. Because events sent while the connection was
- * down are lost, a `ready` that follows an error (and a `resync` message, the server's own "I
- * may have missed some") invalidates every query: whatever changed in the gap is refetched.
+ * `invalidateOnEvent`; this module only delivers. Because events sent while no stream was open
+ * are lost, every `ready` (the first one too: the page loaded its data before the stream opened)
+ * and a `resync` message (the server's own "I may have missed some") invalidates every query:
+ * whatever changed in the gap is refetched.
  */
 
 export type EventHandler = (event: AppEvent, queryClient: QueryClient) => void;
@@ -79,8 +80,6 @@ interface Connection {
   source: EventSource | null;
   queryClient: QueryClient;
   options: EventStreamOptions;
-  /** Set by an error; the next `ready` then means "reconnected" rather than "connected". */
-  interrupted: boolean;
   failures: number;
   retryTimer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -98,7 +97,6 @@ export function openEventStream(queryClient: QueryClient, options: EventStreamOp
     source: null,
     queryClient,
     options,
-    interrupted: false,
     failures: 0,
     retryTimer: undefined,
   };
@@ -139,11 +137,9 @@ function connect(current: Connection): void {
   source.addEventListener(readyEventName, () => {
     if (connection !== current) return;
     current.failures = 0;
-    if (current.interrupted) {
-      current.interrupted = false;
-      // Events published during the gap were not delivered: refetch everything in use.
-      void current.queryClient.invalidateQueries();
-    }
+    // Events published before the stream was ready (the first time: while the page loaded its
+    // data and this code; later: during a reconnect) were not delivered: refetch what is in use.
+    void current.queryClient.invalidateQueries();
   });
 
   source.addEventListener('message', (message: MessageEvent<string>) => {
@@ -156,7 +152,6 @@ function connect(current: Connection): void {
 
   source.addEventListener('error', () => {
     if (connection !== current) return;
-    current.interrupted = true;
     // CONNECTING: the browser retries by itself (network blip, server restart mid-stream).
     // CLOSED: it gave up (the answer was not a 200 event stream), so retrying is up to us.
     if (source.readyState !== EventSource.CLOSED) return;
