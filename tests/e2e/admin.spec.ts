@@ -17,7 +17,8 @@ const dataDir = path.resolve(`.tmp/e2e-admin-${Date.now()}`);
 const password = 'studio-portrait-42';
 const adminEmail = `admin-${randomBytes(4).toString('hex')}@example.com`;
 const userEmail = `user-${randomBytes(4).toString('hex')}@example.com`;
-const portrait = '/work/shared/fixtures/photos/real-portraits/hopper.jpg';
+// A licensed portrait the repository ships (assets/seed/LICENSES.md), so CI needs nothing else.
+const portrait = path.resolve('assets/seed/real-portraits/hopper.jpg');
 const screenshotDir = 'test-results/screenshots';
 
 let server: ChildProcess | undefined;
