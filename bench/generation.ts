@@ -23,7 +23,6 @@
 //      connection) holds the SSE stream and takes the requests, the ROLE=all one makes the images;
 //   4. acceptance, ROLE=web: jobs are enqueued, never processed, so no worker competes for the CPU
 //      with the request path being measured.
-import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -33,13 +32,13 @@ import { Worker } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { eq, inArray, sql } from 'drizzle-orm';
 import Fastify from 'fastify';
-import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig } from '../src/server/config.ts';
 import { categories, presets, userModels } from '../src/server/db/schema/index.ts';
 import { grant } from '../src/server/features/billing/ledger.ts';
 import { storeImage } from '../src/server/features/catalog/images.ts';
 import { start, type Running } from '../src/server/runtime.ts';
+import { createScratchDatabase, dropScratchDatabase } from './support/scratch-database.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -54,36 +53,6 @@ const publicUrl = 'http://localhost:3000';
 // ---------------------------------------------------------------------------------------------
 // The database: a scratch one on a Postgres server, or PGlite
 // ---------------------------------------------------------------------------------------------
-
-function defaultServer(): string | undefined {
-  const ready = spawnSync('pg_isready', ['-h', '127.0.0.1', '-q'], { stdio: 'ignore' });
-  return ready.status === 0 ? 'postgres://postgres:postgres@127.0.0.1:5432/postgres' : undefined;
-}
-
-// `BENCH_DATABASE_URL=pglite` skips Postgres even when a server answers.
-const serverUrl =
-  process.env.BENCH_DATABASE_URL === 'pglite'
-    ? undefined
-    : process.env.BENCH_DATABASE_URL || defaultServer();
-const scratchName = `likeness_bench_${randomBytes(5).toString('hex')}`;
-
-async function adminQuery(query: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(query);
-  } finally {
-    await admin.end();
-  }
-}
-
-async function createScratchDatabase(): Promise<string | undefined> {
-  if (!serverUrl) return undefined;
-  await adminQuery(`create database ${scratchName}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${scratchName}`;
-  return url.toString();
-}
 
 // ---------------------------------------------------------------------------------------------
 // Apps and HTTP
@@ -719,7 +688,7 @@ try {
     await app.stop();
   }
 } finally {
-  if (databaseUrl) await adminQuery(`drop database if exists ${scratchName} with (force)`);
+  await dropScratchDatabase();
   rmSync(dataDir, { recursive: true, force: true });
 }
 

@@ -13,16 +13,21 @@
 // UV_THREADPOOL_SIZE left at its default), one fresh process per row. Its RSS is read from
 // /proc/<pid>/status every 50 ms; the kernel's own high-water mark (VmHWM, reset before the
 // uploads through /proc/<pid>/clear_refs) catches a peak between two samples.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import sharp from 'sharp';
 import { photos as photoRules } from '../src/common/product.ts';
+import {
+  adminQuery,
+  createScratchDatabase,
+  dropScratchDatabase,
+  serverUrl,
+} from './support/scratch-database.ts';
 
 const uploads = photoRules.max; // 12: a draft's limit
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
@@ -32,28 +37,6 @@ const mib = 1024 * 1024;
 // ---------------------------------------------------------------------------------------------
 // The database: a scratch one on a Postgres server, or PGlite
 // ---------------------------------------------------------------------------------------------
-
-function defaultServer(): string | undefined {
-  const ready = spawnSync('pg_isready', ['-h', '127.0.0.1', '-q'], { stdio: 'ignore' });
-  return ready.status === 0 ? 'postgres://postgres:postgres@127.0.0.1:5432/postgres' : undefined;
-}
-
-const serverUrl =
-  process.env.BENCH_DATABASE_URL === 'pglite'
-    ? undefined
-    : process.env.BENCH_DATABASE_URL || defaultServer();
-const scratchName = `likeness_bench_${randomBytes(5).toString('hex')}`;
-
-async function adminQuery(query: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    const result = await admin.query<Record<string, string>>(query);
-    return Object.values(result.rows[0] ?? {})[0] ?? '';
-  } finally {
-    await admin.end();
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The photo: a real 12 MP JPEG re-encoded with noise to just under the 10 MiB limit
@@ -358,10 +341,7 @@ let databaseUrl: string | undefined;
 let serverVersion = '';
 if (serverUrl) {
   serverVersion = await adminQuery('show server_version');
-  await adminQuery(`create database ${scratchName}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${scratchName}`;
-  databaseUrl = url.toString();
+  databaseUrl = await createScratchDatabase();
 }
 // ROLE=web on PGlite deadlocks on the first job sent inside a transaction (see the README):
 // there the server has its workers, and validation runs during the uploads.
@@ -402,7 +382,7 @@ try {
     loads.push(os.loadavg()[0]!);
   }
 } finally {
-  if (databaseUrl) await adminQuery(`drop database if exists ${scratchName} with (force)`);
+  await dropScratchDatabase();
 }
 
 const cpus = os.cpus();
