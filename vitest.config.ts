@@ -8,6 +8,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 90_000,
+    // As in Playwright: one retry in CI, and `npm test` names every test that needed it.
+    retry: process.env.CI ? 1 : 0,
     reporters: process.env.CI ? ['default', 'json'] : ['default'],
     outputFile: { json: '.tmp/vitest-results.json' },
   },

@@ -1,12 +1,16 @@
 // `npm test`: checks, unit + API tests on PGlite, the same API tests on Postgres when
 // TEST_DATABASE_URL is set, then the browser tests in Chromium. Every stage runs; the exit code
 // and the closing "N passed, N failed" line cover them all.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
 
 const only = process.argv[2]; // optional: check | api | postgres | e2e
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+// The failed tests by name, repeated at the very end: a CI log is often read from its tail.
+const failedTests = [];
+const firstLine = (text = '') => stripVTControlCharacters(text).split('\n')[0].slice(0, 200);
 mkdirSync('.tmp', { recursive: true });
 
 function run(name, command, args, env = {}) {
@@ -16,20 +20,45 @@ function run(name, command, args, env = {}) {
   return result.status === 0;
 }
 
-function countVitest(file) {
+function countVitest(file, stage) {
   if (!existsSync(file)) return;
   const report = JSON.parse(readFileSync(file, 'utf8'));
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests;
   totals.skipped += report.numPendingTests + (report.numTodoTests ?? 0);
+  for (const testFile of report.testResults) {
+    const path = testFile.name.replace(`${process.cwd()}/`, '');
+    const failedInFile = testFile.assertionResults.filter((test) => test.status === 'failed');
+    // A test that passed with failure messages passed on its retry.
+    const flaky = testFile.assertionResults.filter(
+      (test) => test.status === 'passed' && test.failureMessages.length > 0,
+    );
+    for (const test of [...failedInFile, ...flaky])
+      failedTests.push(
+        `${stage}${test.status === 'passed' ? ' (flaky, passed on retry)' : ''}: ${path} › ${test.fullName}: ${firstLine(test.failureMessages[0])}`,
+      );
+    // A file that failed before any test ran (an import or a hook) has no failed test of its own.
+    if (testFile.status === 'failed' && failedInFile.length === 0)
+      failedTests.push(`${stage}: ${path}: ${firstLine(testFile.message)}`);
+  }
 }
 
 function countPlaywright(file) {
   if (!existsSync(file)) return;
-  const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+  const { stats, suites } = JSON.parse(readFileSync(file, 'utf8'));
   totals.passed += stats.expected + stats.flaky;
   totals.failed += stats.unexpected;
   totals.skipped += stats.skipped;
+  const visit = (suite, titles) => {
+    for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests)
+        if (test.status === 'unexpected' || test.status === 'flaky')
+          failedTests.push(
+            `browser${test.status === 'flaky' ? ' (flaky, passed on retry)' : ''}: ${spec.file}:${spec.line} › ${[...titles, spec.title].filter(Boolean).join(' › ')}: ${firstLine(test.results.find((result) => result.error)?.error?.message)}`,
+          );
+  };
+  for (const suite of suites) visit(suite, []);
 }
 
 const wants = (stage) => !only || only === stage;
@@ -37,45 +66,52 @@ const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
 
 if (wants('check')) run('checks (types, lint, format)', 'npm', ['run', '--silent', 'check']);
 
+/**
+ * One vitest run, its output shown and kept: when the run fails with no failed test (an
+ * unhandled error after a test, a crashed worker), the reason is repeated at the end.
+ */
+async function runVitest(stage, label, env) {
+  console.log(`\n━━ ${label} ━━`);
+  const report = `.tmp/vitest-${stage.toLowerCase()}.json`;
+  rmSync(report, { force: true });
+  const output = [];
+  const child = spawn(
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    { stdio: ['inherit', 'pipe', 'pipe'], env },
+  );
+  for (const [from, to] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ])
+    from.on('data', (chunk) => {
+      to.write(chunk);
+      output.push(chunk);
+    });
+  const status = await new Promise((resolve) => child.on('close', resolve));
+  if (status === 0) return countVitest(report, stage);
+  failures.push(label);
+  const known = failedTests.length;
+  countVitest(report, stage);
+  const text = stripVTControlCharacters(Buffer.concat(output).toString());
+  const unhandled = text.indexOf('Unhandled Error');
+  if (unhandled < 0 && failedTests.length > known) return;
+  const excerpt = (unhandled >= 0 ? text.slice(unhandled) : text.slice(-4000)).split('\n');
+  failedTests.push(
+    `${stage}: ${unhandled >= 0 ? 'errors outside the tests' : 'the run failed'}:\n${excerpt
+      .slice(0, 40)
+      .map((line) => `      ${line}`)
+      .join('\n')}`,
+  );
+}
+
 if (wants('api')) {
   // The embedded database is tested here, so this stage's environment has no TEST_DATABASE_URL.
-  rmSync('.tmp/vitest-pglite.json', { force: true });
-  console.log('\n━━ unit and API tests on PGlite ━━');
-  const result = spawnSync(
-    'npx',
-    [
-      'vitest',
-      'run',
-      '--reporter=default',
-      '--reporter=json',
-      '--outputFile.json=.tmp/vitest-pglite.json',
-    ],
-    {
-      stdio: 'inherit',
-      env: withoutPostgres,
-    },
-  );
-  if (result.status !== 0) failures.push('unit and API tests on PGlite');
-  countVitest('.tmp/vitest-pglite.json');
+  await runVitest('PGlite', 'unit and API tests on PGlite', withoutPostgres);
 }
 
 if (wants('postgres') && TEST_DATABASE_URL) {
-  rmSync('.tmp/vitest-postgres.json', { force: true });
-  run(
-    'API tests on Postgres',
-    'npx',
-    [
-      'vitest',
-      'run',
-      '--reporter=default',
-      '--reporter=json',
-      '--outputFile.json=.tmp/vitest-postgres.json',
-    ],
-    {
-      TEST_DATABASE_URL,
-    },
-  );
-  countVitest('.tmp/vitest-postgres.json');
+  await runVitest('Postgres', 'API tests on Postgres', { ...process.env, TEST_DATABASE_URL });
 } else if (wants('postgres')) {
   console.log('\n(TEST_DATABASE_URL is not set: the Postgres run of the API tests is skipped)');
 }
@@ -90,6 +126,8 @@ if (wants('e2e')) {
   }
 }
 
+if (failedTests.length)
+  console.log(`\nFailed and flaky tests:\n${failedTests.map((line) => `  ${line}`).join('\n')}`);
 console.log(failures.length ? `\nFailed stages: ${failures.join(', ')}` : '\nAll stages passed.');
 console.log(
   `tests: ${totals.passed} passed, ${totals.failed + (failures.length && !totals.failed ? failures.length : 0)} failed, ${totals.skipped} skipped`,

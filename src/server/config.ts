@@ -74,6 +74,8 @@ const envSchema = z
     // after this many seconds; the supervisor looks every JOB_MONITOR_SECONDS.
     JOB_HEARTBEAT_SECONDS: z.coerce.number().int().min(10).default(30),
     JOB_MONITOR_SECONDS: z.coerce.number().int().min(1).default(30),
+    // Scales every job type's pause before a retry (1 = as declared; never under a second).
+    JOB_RETRY_DELAY_FACTOR: z.coerce.number().positive().default(1),
     // How often a training without news is asked about, and when it is given up (and refunded).
     TRAINING_POLL_SECONDS: z.coerce.number().min(1).default(60),
     // Images made at once per worker process (the engine's concurrency limit), and how long a
@@ -267,7 +269,7 @@ export interface Config {
   shutdownTimeoutMs: number;
   jobPollSeconds: number;
   metricsToken: string | undefined;
-  jobs: { heartbeatSeconds: number; monitorSeconds: number };
+  jobs: { heartbeatSeconds: number; monitorSeconds: number; retryDelayFactor: number };
   training: { pollSeconds: number; timeoutMinutes: number };
   generation: { concurrency: number; staleAfterMinutes: number };
   /** Fill an empty catalog (categories, presets, example photos, quiz) with default content at start. */
@@ -397,7 +399,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     jobPollSeconds: e.JOB_POLL_SECONDS,
     metricsToken: e.METRICS_TOKEN,
-    jobs: { heartbeatSeconds: e.JOB_HEARTBEAT_SECONDS, monitorSeconds: e.JOB_MONITOR_SECONDS },
+    jobs: {
+      heartbeatSeconds: e.JOB_HEARTBEAT_SECONDS,
+      monitorSeconds: e.JOB_MONITOR_SECONDS,
+      retryDelayFactor: e.JOB_RETRY_DELAY_FACTOR,
+    },
     training: { pollSeconds: e.TRAINING_POLL_SECONDS, timeoutMinutes: e.TRAINING_TIMEOUT_MINUTES },
     generation: {
       concurrency: e.GENERATION_CONCURRENCY,

@@ -64,6 +64,7 @@ export async function start(
     supervise: config.role !== 'web',
     heartbeatSeconds: config.jobs.heartbeatSeconds,
     monitorSeconds: config.jobs.monitorSeconds,
+    retryDelayFactor: config.jobs.retryDelayFactor,
     onError: (error) => logger.error({ err: error }, 'job queue error'),
   });
   const auth = createAuth({

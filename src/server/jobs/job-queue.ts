@@ -95,6 +95,8 @@ export interface JobQueueOptions {
   heartbeatSeconds: number;
   /** How often the supervisor checks for such jobs (and expiry, retention). */
   monitorSeconds: number;
+  /** Multiplies each type's retry delay (tests and impatient operators shorten the waits). */
+  retryDelayFactor?: number;
 }
 
 export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
@@ -123,7 +125,11 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   for (const type of known.values()) {
     const queueOptions = {
       retryLimit: type.retry.retryLimit,
-      retryDelay: type.retry.retryDelaySeconds,
+      // pg-boss counts whole seconds.
+      retryDelay: Math.max(
+        1,
+        Math.round(type.retry.retryDelaySeconds * (options.retryDelayFactor ?? 1)),
+      ),
       retryBackoff: type.retry.retryBackoff,
       expireInSeconds: type.retry.expireInSeconds,
       heartbeatSeconds: options.heartbeatSeconds,

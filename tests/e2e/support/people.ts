@@ -38,6 +38,7 @@ export async function signUpInBrowser(page: Page, prefix = 'browser'): Promise<s
 }
 
 export async function expectNoSeriousA11yViolations(page: Page) {
+  await settleAnimations(page);
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
   const serious = results.violations.filter(
     (violation) => violation.impact === 'serious' || violation.impact === 'critical',
@@ -47,6 +48,28 @@ export async function expectNoSeriousA11yViolations(page: Page) {
       (violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(' ')}`,
     ),
   ).toEqual([]);
+}
+
+/**
+ * Waits for the transitions running now (a toast sliding in or fading out) to end: axe measures
+ * contrast from the colours of that moment, so a half-transparent toast reads as a failure that no
+ * user sees once it has settled. Endless animations (spinners, carousels) are not waited for.
+ */
+async function settleAnimations(page: Page) {
+  await page.evaluate(async () => {
+    // Two frames, so that a transition asked for in the last frame has started.
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter(
+          (animation) =>
+            animation.playState === 'running' &&
+            animation.effect?.getComputedTiming().endTime !== Infinity,
+        )
+        .map((animation) => animation.finished.catch(() => undefined)),
+    );
+  });
 }
 
 /** The page at phone and desktop width, full length, for a person to look at. */
