@@ -44,6 +44,30 @@ const maxStoredShortSide = 1500;
 // libvips' operation cache would keep recently decoded uploads in memory; they are never reused.
 sharp.cache(false);
 const thumbnailSide = 320;
+
+/**
+ * Decoding is what costs memory during an upload (bench/results/memory.md), so a process decodes
+ * at most this many photos at once, whatever the number of uploads arriving: the others wait
+ * their turn (a fraction of a second each) with their bytes on disk.
+ */
+const decodeSlots = slots(2);
+
+function slots(size: number) {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else free += 1;
+  };
+  return {
+    async acquire(): Promise<() => void> {
+      if (free > 0) free -= 1;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
+      return release;
+    },
+  };
+}
 const acceptedFormats = new Set(['jpeg', 'png', 'webp']);
 
 /** Streams the one file of a multipart request (field `file`) to a temporary file. */
@@ -147,9 +171,13 @@ export async function normalizePhoto(file: string): Promise<NormalizedPhoto> {
   if (width * height > photos.maxPixels)
     throw new AppError('BAD_REQUEST', messages.validation.reasons.dimensionsTooLarge);
 
+  const release = await decodeSlots.acquire();
   try {
     const scale = Math.min(1, maxStoredShortSide / Math.min(width, height));
-    const upright = sharp(file, { limitInputPixels: photos.maxPixels, failOn: 'error' })
+    const { data: jpeg, info } = await sharp(file, {
+      limitInputPixels: photos.maxPixels,
+      failOn: 'error',
+    })
       .rotate()
       .resize({
         width: Math.round(width * scale),
@@ -157,24 +185,20 @@ export async function normalizePhoto(file: string): Promise<NormalizedPhoto> {
         fit: 'fill',
       })
       .flatten({ background: '#ffffff' })
-      .toColourspace('srgb');
-    const { data, info } = await upright.raw().toBuffer({ resolveWithObject: true });
-    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
-    const [jpeg, thumbnail] = await Promise.all([
-      sharp(data, raw).jpeg({ quality: 90, mozjpeg: false }).toBuffer(),
-      sharp(data, raw)
-        .resize({
-          width: thumbnailSide,
-          height: thumbnailSide,
-          fit: 'cover',
-          position: 'attention',
-        })
-        .webp({ quality: 75 })
-        .toBuffer(),
-    ]);
+      .toColourspace('srgb')
+      .jpeg({ quality: 90, mozjpeg: false })
+      .toBuffer({ resolveWithObject: true });
+    // From the stored JPEG rather than from decoded pixels kept alongside it: one image in
+    // memory at a time, and the JPEG decoder shrinks it while reading.
+    const thumbnail = await sharp(jpeg)
+      .resize({ width: thumbnailSide, height: thumbnailSide, fit: 'cover', position: 'attention' })
+      .webp({ quality: 75 })
+      .toBuffer();
     return { jpeg, thumbnail, width: info.width, height: info.height };
   } catch {
     // Truncated or corrupt data that only shows when decoding.
     throw new AppError('BAD_REQUEST', messages.validation.reasons.unreadable);
+  } finally {
+    release();
   }
 }

@@ -154,6 +154,10 @@ export function createMetrics() {
         '# HELP likeness_process_heap_used_bytes V8 heap in use',
         '# TYPE likeness_process_heap_used_bytes gauge',
         `likeness_process_heap_used_bytes ${memory.heapUsed}`,
+        // Buffers (uploads, images) live outside the V8 heap and are freed only when collected.
+        '# HELP likeness_process_array_buffers_bytes Memory held by Buffers and ArrayBuffers',
+        '# TYPE likeness_process_array_buffers_bytes gauge',
+        `likeness_process_array_buffers_bytes ${memory.arrayBuffers}`,
       ];
       return `${lines.join('\n')}\n`;
     },
