@@ -54,6 +54,11 @@ export interface ScriptedFailure {
   malformed?: boolean;
   /** Never answer (until the fake closes): for client timeouts. */
   hang?: boolean;
+  /**
+   * The request takes effect first and only its answer fails: a gateway error, or an answer lost
+   * on the way back, after the provider had acted (a retry then acts a second time).
+   */
+  afterHandling?: boolean;
 }
 
 export interface JsonServerOptions {
@@ -130,6 +135,8 @@ export async function startJsonServer(options: JsonServerOptions): Promise<JsonS
       if (!found?.route.public && !options.authorized(request.headers))
         return send(response, options.error(401));
       const failure = takeFailure(method, url.pathname);
+      if (failure?.afterHandling && found && !unparsable)
+        await found.route.handle({ ...recorded, match: found.match! });
       if (failure?.hang) return; // the socket stays open until close()
       if (failure?.malformed)
         return send(response, { status: 200, body: '{"id": "tr', headers: {} });

@@ -117,6 +117,8 @@ export interface FakeReplicate {
   messages: WebhookMessage[];
   deliveries: WebhookDelivery[];
   training(id: string): Record<string, unknown> | undefined;
+  /** Every training created, oldest first, with the destination model it writes to. */
+  trainings(): Record<string, unknown>[];
   prediction(id: string): Record<string, unknown> | undefined;
   model(fullName: string): Record<string, unknown> | undefined;
   /**
@@ -778,6 +780,10 @@ export async function startFakeReplicate(
       const run = runs.get(id);
       return run ? structuredClone(run.object) : undefined;
     },
+    trainings: () =>
+      [...runs.values()]
+        .filter((run) => run.kind === 'training')
+        .map((run) => ({ ...structuredClone(run.object), destination: run.destination })),
     prediction: (id) => {
       const run = runs.get(id);
       return run?.kind === 'prediction' ? structuredClone(run.object) : undefined;

@@ -123,6 +123,15 @@ describe('fal training: status', () => {
     expect(fake.requests.at(-1)!.path).toBe(`${endpoint}/requests/${reference}`);
   });
 
+  it('cancels a request in the queue, which then reads as failed; a finished one cannot be', async () => {
+    const { reference } = await engine.start(trainingRequest());
+    await engine.cancel!(reference);
+    const cancel = fake.requests.at(-1)!;
+    expect(`${cancel.method} ${cancel.path}`).toBe(`PUT ${endpoint}/requests/${reference}/cancel`);
+    expect(await engine.status(reference)).toMatchObject({ status: 'failed' });
+    await expect(engine.cancel!(reference)).rejects.toBeInstanceOf(EngineError);
+  });
+
   it('maps a model error and an infrastructure error of a completed request to failed', async () => {
     const model = await engine.start(trainingRequest());
     await fake.failTraining(model.reference, 'At least 4 images are required');

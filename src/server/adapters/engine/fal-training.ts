@@ -52,7 +52,7 @@ export function createFalTrainingEngine(
   const timeoutMs = options.requestTimeoutMs ?? 30_000;
   const minRefetchMs = (options.jwksMinRefetchSeconds ?? 60) * 1000;
 
-  const call = (method: 'GET' | 'POST', url: string, json?: unknown) =>
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, json?: unknown) =>
     sendToProvider({
       provider,
       method,
@@ -133,6 +133,10 @@ export function createFalTrainingEngine(
     },
 
     status,
+
+    async cancel(reference: string) {
+      successBody(provider, await call('PUT', `${requestUrl(reference)}/cancel`));
+    },
 
     async readWebhook(request: WebhookRequest) {
       if (!(await verifySignature(request, jwks))) return null;

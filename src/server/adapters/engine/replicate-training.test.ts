@@ -164,11 +164,12 @@ describe('Replicate training: status', () => {
     });
 
     const canceled = await engine.start(trainingRequest());
-    const cancel = await fetch(`${fake.baseUrl}/trainings/${canceled.reference}/cancel`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${fake.apiToken}` },
-    });
-    expect(cancel.status).toBe(200);
+    await engine.cancel!(canceled.reference);
+    const cancel = fake.requests.at(-1)!;
+    expect(`${cancel.method} ${cancel.path}`).toBe(
+      `POST /v1/trainings/${canceled.reference}/cancel`,
+    );
+    expect(cancel.headers.authorization).toBe(`Bearer ${fake.apiToken}`);
     expect(await engine.status(canceled.reference)).toEqual({
       status: 'failed',
       error: 'The training was canceled',

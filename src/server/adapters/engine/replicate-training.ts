@@ -124,6 +124,13 @@ export function createReplicateTrainingEngine(
       return stateOf(training) ?? { status: 'running' };
     },
 
+    async cancel(reference: string) {
+      successBody(
+        provider,
+        await call('POST', `/trainings/${encodeURIComponent(reference)}/cancel`),
+      );
+    },
+
     async readWebhook(request: WebhookRequest) {
       if (!verifySignature(request, secretKey)) return null;
       let body: unknown;

@@ -62,6 +62,11 @@ export interface TrainingEngine {
    * delivery is not authentic or not about a training; the route answers 400/401 then.
    */
   readWebhook(request: WebhookRequest): Promise<TrainingWebhookNews | null>;
+  /**
+   * Stops a training we no longer want (remote engines: a duplicate left by a start that timed
+   * out after the engine had accepted it). Throws when the engine could not be told.
+   */
+  cancel?(reference: string): Promise<void>;
 }
 
 /**

@@ -156,6 +156,73 @@ describe('Replicate training reported by signed webhooks', () => {
   });
 });
 
+describe('a start answered with an error after Replicate had created the training', () => {
+  let app: TestApp;
+  let api: ReturnType<typeof apiCaller>;
+  beforeAll(async () => {
+    app = await listeningApp({ TRAINING_POLL_SECONDS: '3600' });
+    api = apiCaller(app);
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  /** The gateway's 502 hides a created training; the retried start creates a second one. */
+  async function startTwice() {
+    fake.failNext({
+      match: /^POST \/v1\/models\/[^/]+\/[^/]+\/versions\/[^/]+\/trainings$/,
+      status: 502,
+      afterHandling: true,
+    });
+    const started = await startTraining(app, api);
+    const ofModel = fake
+      .trainings()
+      .filter((training) => String(training.destination).endsWith(started.model.id.toLowerCase()));
+    expect(ofModel).toHaveLength(2);
+    const lostId = String(ofModel.find((training) => training.id !== started.trainingId)!.id);
+    return { ...started, lostId };
+  }
+
+  const statusAtReplicate = (id: string) =>
+    waitFor(
+      async () => fake.training(id)?.status,
+      (status) => status === 'canceled' || status === 'succeeded',
+    );
+
+  it('cancels the lost training when it starts, and the tracked one completes the model', async () => {
+    const { user, model, trainingId, lostId } = await startTwice();
+    await fake.startTraining(lostId);
+    expect(await statusAtReplicate(lostId)).toBe('canceled');
+
+    await fake.completeTraining(trainingId);
+    const complete = await api.modelWhen(user, model.id, (m) => m.status === 'complete');
+    expect(complete.failureReason).toBeNull();
+    expect(await ledgerOf(app, model.id)).toEqual([{ reason: 'training', delta: 0, free: -1 }]);
+  }, 60_000);
+
+  it('keeps the lost training when it succeeds first, and cancels the other', async () => {
+    const { user, model, trainingId, lostId } = await startTwice();
+    // Its start was not heard (else it would have been cancelled then), only its success.
+    fake.loseWebhooks = true;
+    try {
+      await fake.startTraining(lostId);
+    } finally {
+      fake.loseWebhooks = false;
+    }
+    await fake.completeTraining(lostId);
+    const complete = await api.modelWhen(user, model.id, (m) => m.status === 'complete');
+    expect(complete.failureReason).toBeNull();
+    expect(await statusAtReplicate(trainingId)).toBe('canceled');
+    const [row] = await app.deps.database.db
+      .select({ reference: userModels.engineReference, weights: userModels.weights })
+      .from(userModels)
+      .where(eq(userModels.id, model.id));
+    expect(row).toMatchObject({ reference: lostId });
+    expect(row!.weights).toMatch(/^likeness-test\/.+:.+/);
+    expect(await ledgerOf(app, model.id)).toEqual([{ reason: 'training', delta: 0, free: -1 }]);
+  }, 60_000);
+});
+
 describe('Replicate training without news', () => {
   let app: TestApp;
   let api: ReturnType<typeof apiCaller>;

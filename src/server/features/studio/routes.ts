@@ -271,7 +271,11 @@ const trainingWebhookRoute: FastifyPluginAsync<StudioRoutesOptions> = async (app
         rawBody,
       });
       if (!news) throw new AppError('UNAUTHORIZED', messages.http.webhookNotVerified);
-      const known = await training.webhook(news.reference, news.state);
+      const known = await training.webhook(
+        news.reference,
+        news.state,
+        (request.query as { model?: unknown }).model?.toString(),
+      );
       if (!known)
         request.log.warn({ reference: news.reference }, 'webhook for an unknown training');
       return reply.send({ received: true });

@@ -54,6 +54,9 @@ export interface TrainingDeps {
   logger: FastifyBaseLogger;
 }
 
+/** Model ids are UUIDs; a webhook URL's `model` is read only when it looks like one. */
+const modelIdPattern = /^[0-9a-f-]{36}$/i;
+
 /** The reference of everything a model's training spends (and its refund). */
 export const trainingReference = (modelId: string) => `model:${modelId}`;
 
@@ -142,6 +145,41 @@ export function createTraining(deps: TrainingDeps) {
     await finish(modelId, { status: 'failed', error: reason });
   }
 
+  /**
+   * News of a training no model tracks. A start that timed out after the engine had accepted it
+   * is retried, and the engine then runs two trainings for one model: the first to succeed is
+   * kept (the model completes with it, the other is cancelled); one still running for a model that
+   * tracks another, or that has ended, is cancelled. One running while its model tracks none yet
+   * may be the model's own, its start not recorded yet: it is left alone.
+   */
+  async function settleUntracked(reference: string, state: TrainingState, modelId: string) {
+    const model = await findModelById(db, modelId);
+    const owned = model?.engine === engine.name ? model : undefined;
+    const waiting = owned?.status === 'pending' || owned?.status === 'training';
+    if (owned && waiting && state.status === 'succeeded') {
+      const replaced = owned.engineReference;
+      const adopted = await updateModel(db, owned.id, { engineReference: reference });
+      if (adopted) await takeNews(adopted, state);
+      logger.warn({ modelId, reference, replaced }, 'kept a duplicate training that succeeded');
+      if (replaced) await cancelDuplicate(replaced, modelId);
+      return;
+    }
+    if (state.status !== 'running' || (waiting && !owned?.engineReference)) return;
+    await cancelDuplicate(reference, modelId);
+  }
+
+  async function cancelDuplicate(reference: string, modelId: string): Promise<void> {
+    try {
+      await engine.cancel?.(reference);
+      logger.warn({ modelId, reference }, 'cancelled a duplicate training');
+    } catch (error) {
+      logger.error(
+        { err: error, modelId, reference },
+        'a duplicate training could not be cancelled',
+      );
+    }
+  }
+
   async function takeNews(model: ModelRow, state: TrainingState): Promise<void> {
     if (state.status !== 'running') return finish(model.id, state);
     const progress = state.progress === undefined ? model.progress : Math.round(state.progress);
@@ -209,10 +247,11 @@ export function createTraining(deps: TrainingDeps) {
           triggerWord: model.triggerWord,
           steps: training.steps,
           gender: model.gender as Gender,
+          // The model's id rides along, so news of a training we lost track of finds its model.
           webhookUrl:
             engine.name === 'local'
               ? null
-              : `${deps.publicUrl}/api/webhooks/training/${engine.name}`,
+              : `${deps.publicUrl}/api/webhooks/training/${engine.name}?model=${encodeURIComponent(modelId)}`,
           onProgress: async (percent) => {
             const current = await findModelById(db, modelId);
             if (current?.status === 'training')
@@ -257,9 +296,17 @@ export function createTraining(deps: TrainingDeps) {
     },
 
     /** A verified webhook's news about the training with this engine reference. */
-    async webhook(reference: string, state: TrainingState): Promise<boolean> {
+    async webhook(
+      reference: string,
+      state: TrainingState,
+      claimedModelId?: string,
+    ): Promise<boolean> {
       const model = await findModelByReference(db, engine.name, reference);
-      if (!model) return false;
+      if (!model) {
+        if (claimedModelId && modelIdPattern.test(claimedModelId))
+          await settleUntracked(reference, state, claimedModelId);
+        return false;
+      }
       if (model.status === 'training') await takeNews(model, state);
       return true;
     },
