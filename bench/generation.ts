@@ -633,8 +633,7 @@ try {
   // 4 without workers: jobs are only enqueued.
   const bare = await bareFastify();
   sampleLoad();
-  // ROLE=web on PGlite deadlocks on the first job sent inside a transaction (see the README),
-  // so there the measured app has workers too.
+  // The embedded database runs ROLE=all only (one process), so there the app has workers too.
   acceptingRole = databaseKind === 'postgres' ? 'web' : 'all';
   const app = await startApp(acceptingRole, databaseUrl);
   try {

@@ -343,8 +343,8 @@ if (serverUrl) {
   serverVersion = await adminQuery('show server_version');
   databaseUrl = await createScratchDatabase();
 }
-// ROLE=web on PGlite deadlocks on the first job sent inside a transaction (see the README):
-// there the server has its workers, and validation runs during the uploads.
+// The embedded database runs ROLE=all only (one process): there the server has its workers, and
+// validation runs during the uploads.
 const role = databaseUrl ? 'web' : 'all';
 const loads: number[] = [os.loadavg()[0]!];
 const rows: Row[] = [];

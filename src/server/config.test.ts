@@ -38,6 +38,16 @@ describe('configuration', () => {
     );
   });
 
+  it('runs web-only and worker-only processes on Postgres only, saying why', () => {
+    for (const role of ['web', 'worker'])
+      expect(() => loadConfig({ ROLE: role, DATA_DIR: dataDir() })).toThrow(
+        `ROLE=${role} needs DATABASE_URL`,
+      );
+    const postgres = { DATABASE_URL: 'postgres://db.internal/likeness', DATA_DIR: dataDir() };
+    expect(loadConfig({ ...postgres, ROLE: 'web' }).role).toBe('web');
+    expect(loadConfig({ ...postgres, ROLE: 'worker' }).role).toBe('worker');
+  });
+
   it('rejects a malformed value with a readable message', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATA_DIR: dataDir() })).toThrow(/PORT/);
     expect(() => loadConfig({ ROLE: 'both', DATA_DIR: dataDir() })).toThrow(/ROLE/);

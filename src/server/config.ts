@@ -240,6 +240,15 @@ const envSchema = z
           message: 'SIGNED_URL_TTL_SECONDS is at most 604800 (7 days) when STORAGE=s3',
         });
     }
+    // The embedded database lives inside one process: a web-only or worker-only process on it
+    // would have no partner to share it with (and a web one would wait forever on its jobs).
+    if (env.ROLE !== 'all' && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ROLE'],
+        message: `ROLE=${env.ROLE} needs DATABASE_URL (a Postgres server shared by the processes); the embedded database runs ROLE=all`,
+      });
+    }
     if (env.AUTH_SECRET && env.AUTH_SECRET.length < 32) {
       ctx.addIssue({
         code: 'custom',

@@ -51,13 +51,15 @@ async function jobsTo(app: TestApp, to: string): Promise<number> {
   return (result as unknown as { rows: { count: number }[] }).rows[0]!.count;
 }
 
-describe('a job enqueued before a restart', () => {
+// A web-only process needs Postgres (the embedded database runs ROLE=all): this runs in the
+// Postgres stage.
+describe.skipIf(!usesPostgres)('a job enqueued before a restart', () => {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'likeness-restart-'));
   let databaseUrl: string | undefined;
   let running: TestApp | undefined;
 
   beforeAll(async () => {
-    if (usesPostgres) databaseUrl = await createTestDatabase();
+    databaseUrl = await createTestDatabase();
   });
   afterAll(async () => {
     await running?.stop();
@@ -65,7 +67,7 @@ describe('a job enqueued before a restart', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  // The same data both times: PGlite on disk under dataDir, or the same Postgres database.
+  // The same data both times: the same Postgres database.
   const boot = (role: 'web' | 'all') =>
     createTestApp({
       env: { ROLE: role },
