@@ -51,24 +51,25 @@ export async function expectNoSeriousA11yViolations(page: Page) {
 }
 
 /**
- * Waits for the transitions running now (a toast sliding in or fading out) to end: axe measures
- * contrast from the colours of that moment, so a half-transparent toast reads as a failure that no
- * user sees once it has settled. Endless animations (spinners, carousels) are not waited for.
+ * Waits for the short transitions running now (a toast sliding in or fading out) to end: axe
+ * measures contrast from the colours of that moment, so a half-transparent toast reads as a
+ * failure no user sees once it has settled. Long and endless animations (carousels, progress
+ * bars, spinners) are not waited for, and the wait is bounded.
  */
 async function settleAnimations(page: Page) {
   await page.evaluate(async () => {
     // Two frames, so that a transition asked for in the last frame has started.
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    await Promise.all(
-      document
-        .getAnimations()
-        .filter(
-          (animation) =>
-            animation.playState === 'running' &&
-            animation.effect?.getComputedTiming().endTime !== Infinity,
-        )
-        .map((animation) => animation.finished.catch(() => undefined)),
-    );
+    const remaining = (animation: Animation) =>
+      Number(animation.effect?.getComputedTiming().endTime ?? Infinity) -
+      Number(animation.currentTime ?? 0);
+    const short = document
+      .getAnimations()
+      .filter((animation) => animation.playState === 'running' && remaining(animation) <= 1500);
+    await Promise.race([
+      Promise.all(short.map((animation) => animation.finished.catch(() => undefined))),
+      new Promise((resolve) => setTimeout(resolve, 2000)),
+    ]);
   });
 }
 
