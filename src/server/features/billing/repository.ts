@@ -23,12 +23,14 @@ export async function findSubscription(
 
 /** Locks the user's row for the rest of the transaction: billing changes of one user queue up. */
 export async function lockSubscription(tx: Executor, userId: string): Promise<SubscriptionRow> {
-  await ensureSubscription(tx, userId);
-  const [row] = await tx
-    .select()
-    .from(subscriptions)
-    .where(eq(subscriptions.userId, userId))
-    .for('update');
+  const locked = () =>
+    tx.select().from(subscriptions).where(eq(subscriptions.userId, userId)).for('update');
+  // Almost every user has the row already: one round trip; the first purchase makes it.
+  let [row] = await locked();
+  if (!row) {
+    await ensureSubscription(tx, userId);
+    [row] = await locked();
+  }
   if (!row) throw new Error(`subscription of ${userId} vanished`);
   return row;
 }
