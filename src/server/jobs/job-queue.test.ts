@@ -163,4 +163,34 @@ describe('sending a job', () => {
     const email = await waitForEmail(app.config.email.outboxDir, to);
     expect(email).toMatchObject({ to, subject: 'Training started' });
   }, 90_000);
+  it('sends many jobs in one go with the transaction: none on rollback, each run on commit', async () => {
+    const batch = (label: string) =>
+      [1, 2, 3].map((n) => ({
+        to: uniqueEmail(`${label}-${n}`),
+        subject: `Image ${n} is ready`,
+        text: 'Open the studio to see it.',
+      }));
+    const rolledBack = batch('many-rollback');
+    await expect(
+      app.deps.database.db.transaction(async (tx) => {
+        await app.deps.queue.sendMany(sendEmailJob, rolledBack, { tx });
+        throw new Error('the bulk request failed');
+      }),
+    ).rejects.toThrow('the bulk request failed');
+    for (const { to } of rolledBack) expect(await jobsTo(app, to)).toBe(0);
+
+    const committed = batch('many-commit');
+    await app.deps.database.db.transaction((tx) =>
+      app.deps.queue.sendMany(sendEmailJob, committed, { tx }),
+    );
+    for (const { to, subject } of committed)
+      expect(await waitForEmail(app.config.email.outboxDir, to)).toMatchObject({ to, subject });
+    // The queue's retry policy applies to jobs sent together too.
+    const [policy] = (
+      (await app.deps.database.db.execute(
+        sql`select retry_limit from pgboss.job where data->>'to' = ${committed[0]!.to}`,
+      )) as unknown as { rows: { retry_limit: number }[] }
+    ).rows;
+    expect(policy!.retry_limit).toBe(sendEmailJob.retry.retryLimit);
+  }, 90_000);
 });

@@ -69,6 +69,8 @@ export interface SendOptions {
 
 export interface JobQueue {
   send<P>(type: JobType<P>, payload: P, options?: SendOptions): Promise<string | null>;
+  /** Many jobs of one type in one statement (a bulk request's), with the queue's policy. */
+  sendMany<P>(type: JobType<P>, payloads: P[], options?: Pick<SendOptions, 'tx'>): Promise<void>;
   /**
    * Sends this job on a cron schedule (once per occurrence across all processes; the schedule
    * lives in the database, so declaring it again at each start changes nothing).
@@ -139,22 +141,36 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     await boss.updateQueue(type.name, queueOptions);
   }
 
+  function jobData<P>(type: JobType<P>, payload: P): object {
+    if (!known.has(type.name)) throw new Error(`Job type ${type.name} is not registered`);
+    // The request id travels with the job, so its log lines can be found from the request's.
+    const requestId = currentContext()?.requestId;
+    return {
+      ...(type.payload.parse(payload) as object),
+      ...(requestId ? { [contextKey]: { requestId } } : {}),
+    };
+  }
+
+  /** Inside the caller's transaction when given one: the jobs exist exactly when it commits. */
+  function connection(tx: Executor | undefined) {
+    return tx ? { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) } : {};
+  }
+
   return {
     async send(type, payload, sendOptions = {}) {
-      if (!known.has(type.name)) throw new Error(`Job type ${type.name} is not registered`);
-      // The request id travels with the job, so its log lines can be found from the request's.
-      const requestId = currentContext()?.requestId;
-      const data = {
-        ...(type.payload.parse(payload) as object),
-        ...(requestId ? { [contextKey]: { requestId } } : {}),
-      };
-      return boss.send(type.name, data, {
-        ...(sendOptions.tx
-          ? { db: fromDrizzle(sendOptions.tx as unknown as Parameters<typeof fromDrizzle>[0], sql) }
-          : {}),
+      return boss.send(type.name, jobData(type, payload), {
+        ...connection(sendOptions.tx),
         ...(sendOptions.startAfterSeconds ? { startAfter: sendOptions.startAfterSeconds } : {}),
         ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
       });
+    },
+    async sendMany(type, payloads, sendOptions = {}) {
+      if (payloads.length === 0) return;
+      await boss.insert(
+        type.name,
+        payloads.map((payload) => ({ data: jobData(type, payload) })),
+        connection(sendOptions.tx),
+      );
     },
     async schedule(type, cron, payload) {
       if (!known.has(type.name)) throw new Error(`Job type ${type.name} is not registered`);

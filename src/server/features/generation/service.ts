@@ -162,8 +162,11 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     for (const row of rows)
       await spend(tx, userId, costs.creditsPerImage, reason, generationReference(row.id));
     const inserted = await insertGenerations(tx, rows);
-    for (const row of inserted)
-      await queue.send(generateImageJob, { generationId: row.id }, { tx });
+    await queue.sendMany(
+      generateImageJob,
+      inserted.map((row) => ({ generationId: row.id })),
+      { tx },
+    );
     return inserted;
   }
 
