@@ -29,16 +29,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import autocannon from 'autocannon';
 import { eq, inArray, sql } from 'drizzle-orm';
-import Fastify from 'fastify';
 import { pino } from 'pino';
 import { loadConfig } from '../src/server/config.ts';
 import { categories, presets, userModels } from '../src/server/db/schema/index.ts';
 import { grant } from '../src/server/features/billing/ledger.ts';
 import { storeImage } from '../src/server/features/catalog/images.ts';
 import { start, type Running } from '../src/server/runtime.ts';
+import { type BenchUser, signUpOverHttp } from './support/accounts.ts';
 import { createScratchDatabase, dropScratchDatabase } from './support/scratch-database.ts';
+import {
+  type MeasuredRow,
+  type ThroughputRow,
+  measureBareFastify,
+  measureThroughput,
+} from './support/throughput.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -85,14 +90,9 @@ async function startApp(
   return { ...running, url: running.url! };
 }
 
-interface Session {
-  id: string;
-  cookie: string;
-}
-
 async function call<T>(
   base: string,
-  session: Session | undefined,
+  session: BenchUser | undefined,
   method: 'GET' | 'POST',
   url: string,
   body?: unknown,
@@ -127,24 +127,8 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 // ---------------------------------------------------------------------------------------------
 
 /** A new user on the Pro plan (test-mode checkout, as a browser buys it) with plenty of credits. */
-async function proUser(app: Running & { url: string }): Promise<Session> {
-  const signUp = await fetch(`${app.url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { origin: publicUrl, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: `bench-${randomBytes(6).toString('hex')}@example.com`,
-      password: 'correct-horse-battery',
-      name: 'Bench',
-    }),
-  });
-  if (signUp.status !== 200) throw new Error(`sign-up answered ${signUp.status}`);
-  const user: Session = {
-    id: ((await signUp.json()) as { user: { id: string } }).user.id,
-    cookie: signUp.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; '),
-  };
+async function proUser(app: Running & { url: string }): Promise<BenchUser> {
+  const user = await signUpOverHttp(app.url, publicUrl);
   const checkout = await call<{ url: string }>(app.url, user, 'POST', '/api/billing/checkout', {
     priceId: 'price_pro',
   });
@@ -368,7 +352,7 @@ async function eventLatency(
   name: string,
   requestsTo: Running & { url: string },
   streamFrom: Running & { url: string },
-  user: Session,
+  user: BenchUser,
   modelId: string,
   presetIds: string[],
 ): Promise<LatencyRow> {
@@ -421,69 +405,6 @@ async function eventLatency(
 // 4. Acceptance: requests per second (autocannon) and a bulk of 100
 // ---------------------------------------------------------------------------------------------
 
-interface ThroughputRow {
-  name: string;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  requests: number;
-  /** Answers other than the expected status, connection errors and timeouts. */
-  failures: number;
-  ratioToBare: number;
-}
-
-async function measure(
-  name: string,
-  expectedStatus: number,
-  options: {
-    url: string;
-    method?: 'GET' | 'POST';
-    headers?: Record<string, string>;
-    body?: string;
-    /** A CommonJS module giving each connection its own headers and body (workers need a path). */
-    setupClient?: string;
-  },
-): Promise<Omit<ThroughputRow, 'ratioToBare'>> {
-  const check = await fetch(options.url, {
-    signal: AbortSignal.timeout(60_000),
-    method: options.method ?? 'GET',
-    headers: options.headers ?? {},
-    ...(options.body ? { body: options.body } : {}),
-  });
-  if (check.status !== expectedStatus)
-    throw new Error(`${name}: answered ${check.status}: ${await check.text()}`);
-  await check.arrayBuffer();
-  // The load generator runs in a worker thread so it does not share the server's event loop.
-  const settings = {
-    url: options.url,
-    method: options.method ?? 'GET',
-    headers: options.headers ?? {},
-    ...(options.body ? { body: options.body } : {}),
-    // In workers mode autocannon takes the module's path (its types only know a function).
-    ...(options.setupClient
-      ? { setupClient: options.setupClient as unknown as (client: autocannon.Client) => void }
-      : {}),
-    connections,
-    workers: 1,
-  };
-  await autocannon({ ...settings, duration: 1 }); // warm-up: JIT, pools, caches
-  const result = await autocannon({ ...settings, duration: seconds });
-  const expected = result.statusCodeStats?.[`${expectedStatus}`]?.count ?? 0;
-  const row = {
-    name,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    requests: result.requests.total,
-    failures: Math.max(0, result.requests.total - expected) + result.errors + result.timeouts,
-  };
-  console.log(
-    `  ${name}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms` +
-      (row.failures ? `, ${row.failures} failures` : ''),
-  );
-  return row;
-}
-
 /** Writes the autocannon module that gives connection n the session and model of user n. */
 function perUserClients(users: { cookie: string; modelId: string }[], presetId: string): string {
   const file = path.join(dataDir, `clients-${randomBytes(4).toString('hex')}.cjs`);
@@ -500,17 +421,6 @@ function perUserClients(users: { cookie: string; modelId: string }[], presetId: 
   return file;
 }
 
-async function bareFastify() {
-  const bare = Fastify({ logger: false });
-  bare.get('/', async () => ({ hello: 'world' }));
-  const url = await bare.listen({ port: 0, host: '127.0.0.1' });
-  try {
-    return await measure('bare Fastify hello-world (GET)', 200, { url: `${url}/` });
-  } finally {
-    await bare.close();
-  }
-}
-
 interface BulkResult {
   requests: number;
   images: number;
@@ -521,7 +431,7 @@ interface BulkResult {
 
 async function bulkAcceptance(
   app: Running & { url: string },
-  user: Session,
+  user: BenchUser,
   modelId: string,
   presetIds: string[],
 ): Promise<BulkResult> {
@@ -573,7 +483,7 @@ let databaseKind: 'pglite' | 'postgres' | undefined;
 let acceptingRole: 'web' | 'all' | undefined;
 let serverVersion = '';
 const latencyRows: LatencyRow[] = [];
-let throughput: Omit<ThroughputRow, 'ratioToBare'>[] | undefined;
+let throughput: MeasuredRow[] | undefined;
 let bulk: BulkResult | undefined;
 try {
   // 1-3 with workers.
@@ -631,7 +541,7 @@ try {
   }
 
   // 4 without workers: jobs are only enqueued.
-  const bare = await bareFastify();
+  const bare = await measureBareFastify('bare Fastify hello-world (GET)', { connections, seconds });
   sampleLoad();
   // The embedded database runs ROLE=all only (one process), so there the app has workers too.
   acceptingRole = databaseKind === 'postgres' ? 'web' : 'all';
@@ -653,17 +563,18 @@ try {
       },
       body: JSON.stringify({ userModelId: users[0]!.modelId, presetId: presetIds[0] }),
       setupClient: perUserClients(users, presetIds[0]!),
+      expectedStatus: 201,
     };
-    const oneUser = await measure(
+    const oneUser = await measureThroughput(
       `POST /api/generations, 1 user on all connections (${presetCount} presets)`,
-      201,
-      { url, method: 'POST', headers, body },
+      { url, method: 'POST', headers, body, expectedStatus: 201 },
+      { connections, seconds },
     );
     sampleLoad();
-    const manyUsers = await measure(
+    const manyUsers = await measureThroughput(
       `POST /api/generations, ${connections} users, one per connection (${presetCount} presets)`,
-      201,
       perUser,
+      { connections, seconds },
     );
     sampleLoad();
     bulk = await bulkAcceptance(app, user, modelId, presetIds);
@@ -674,10 +585,10 @@ try {
       .update(presets)
       .set({ active: false })
       .where(inArray(presets.id, presetIds.slice(5)));
-    const smallCatalog = await measure(
+    const smallCatalog = await measureThroughput(
       `POST /api/generations, ${connections} users, one per connection (5 presets)`,
-      201,
       perUser,
+      { connections, seconds },
     );
     sampleLoad();
     throughput = [bare, oneUser, manyUsers, smallCatalog];

@@ -128,7 +128,8 @@ const config = loadConfig({
   PORT: '0',
   HOST: '127.0.0.1',
   PUBLIC_URL: 'http://localhost:3000',
-  ROLE: 'web',
+  // The embedded database runs ROLE=all only; its workers sit idle while pages are measured.
+  ROLE: 'all',
   RATE_LIMIT_DISABLED: 'true',
   // The landing shows the seeded catalog's pictures; without them it would measure skeletons.
   SEED_CONTENT: 'true',

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { photos as photoRules } from '../src/common/product.ts';
+import { signUpOverHttp } from './support/accounts.ts';
 import {
   adminQuery,
   createScratchDatabase,
@@ -170,21 +171,7 @@ async function startServer(
 }
 
 async function signUp(url: string): Promise<string> {
-  const response = await fetch(`${url}/api/auth/sign-up/email`, {
-    method: 'POST',
-    headers: { origin: url, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      email: `bench-${randomBytes(5).toString('hex')}@example.com`,
-      password: 'correct-horse-battery',
-      name: 'Bench',
-    }),
-  });
-  if (response.status !== 200) throw new Error(`sign-up answered ${response.status}`);
-  await response.arrayBuffer();
-  return response.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  return (await signUpOverHttp(url)).cookie;
 }
 
 async function upload(

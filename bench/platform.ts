@@ -9,67 +9,23 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import Fastify from 'fastify';
 import { pino } from 'pino';
 import { loadConfig } from '../src/server/config.ts';
 import { start } from '../src/server/runtime.ts';
+import {
+  type MeasuredRow,
+  type ThroughputRow,
+  measureBareFastify,
+  measureThroughput,
+} from './support/throughput.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const load = { connections, seconds };
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
 const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 
-interface Row {
-  name: string;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  requests: number;
-  /** Non-2xx answers, connection errors and timeouts: a row with any is not a valid measurement. */
-  failures: number;
-  ratioToBare: number;
-}
-
-async function measure(
-  name: string,
-  url: string,
-  headers: Record<string, string> = {},
-): Promise<Omit<Row, 'ratioToBare'>> {
-  const check = await fetch(url, { headers });
-  if (check.status !== 200) throw new Error(`${name}: ${url} answered ${check.status}`);
-  await check.arrayBuffer();
-  // The load generator runs in a worker thread so it does not share the server's event loop.
-  const options = { url, headers, connections, workers: 1 };
-  await autocannon({ ...options, duration: 1 }); // warm-up: JIT, pools, caches
-  const result = await autocannon({ ...options, duration: seconds });
-  const row = {
-    name,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    requests: result.requests.total,
-    failures: result.non2xx + result.errors + result.timeouts,
-  };
-  console.log(
-    `  ${name}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms` +
-      (row.failures ? `, ${row.failures} failures` : ''),
-  );
-  return row;
-}
-
-async function bareFastify(): Promise<Omit<Row, 'ratioToBare'>> {
-  const bare = Fastify({ logger: false });
-  bare.get('/', async () => ({ hello: 'world' }));
-  const url = await bare.listen({ port: 0, host: '127.0.0.1' });
-  try {
-    return await measure('bare Fastify hello-world', `${url}/`);
-  } finally {
-    await bare.close();
-  }
-}
-
-async function ourApp(): Promise<{ rows: Omit<Row, 'ratioToBare'>[]; database: string }> {
+async function ourApp(): Promise<{ rows: MeasuredRow[]; database: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'likeness-bench-'));
   const publicUrl = 'http://localhost:3000';
   const config = loadConfig({
@@ -81,7 +37,8 @@ async function ourApp(): Promise<{ rows: Omit<Row, 'ratioToBare'>[]; database: s
     PORT: '0',
     HOST: '127.0.0.1',
     PUBLIC_URL: publicUrl,
-    ROLE: 'web',
+    // Web-only on Postgres; the embedded database runs ROLE=all only (its workers sit idle here).
+    ROLE: databaseUrl ? 'web' : 'all',
     RATE_LIMIT_DISABLED: 'true',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
@@ -100,8 +57,12 @@ async function ourApp(): Promise<{ rows: Omit<Row, 'ratioToBare'>[]; database: s
       .map((c) => c.split(';')[0])
       .join('; ');
     const rows = [
-      await measure('Likeness GET /healthz', `${url}/healthz`),
-      await measure('Likeness GET /api/me (signed in)', `${url}/api/me`, { cookie }),
+      await measureThroughput('Likeness GET /healthz', { url: `${url}/healthz` }, load),
+      await measureThroughput(
+        'Likeness GET /api/me (signed in)',
+        { url: `${url}/api/me`, headers: { cookie } },
+        load,
+      ),
     ];
     return { rows, database: running.deps.database.kind };
   } finally {
@@ -110,7 +71,7 @@ async function ourApp(): Promise<{ rows: Omit<Row, 'ratioToBare'>[]; database: s
   }
 }
 
-function markdown(meta: Record<string, string | number>, rows: Row[]): string {
+function markdown(meta: Record<string, string | number>, rows: ThroughputRow[]): string {
   const lines = [
     '# Platform benchmark',
     '',
@@ -130,9 +91,9 @@ function markdown(meta: Record<string, string | number>, rows: Row[]): string {
 }
 
 console.log(`platform: ${connections} connections × ${seconds} s per target, one at a time`);
-const bare = await bareFastify();
+const bare = await measureBareFastify('bare Fastify hello-world', load);
 const app = await ourApp();
-const rows: Row[] = [bare, ...app.rows].map((row) => ({
+const rows: ThroughputRow[] = [bare, ...app.rows].map((row) => ({
   ...row,
   ratioToBare: row.requestsPerSecond / bare.requestsPerSecond,
 }));

@@ -1,0 +1,89 @@
+// Requests per second against one URL with autocannon, and the bare-Fastify floor every
+// throughput figure is compared with in the same run.
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+
+export interface ThroughputRow {
+  name: string;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  /** Answers other than the expected status, connection errors and timeouts. */
+  failures: number;
+  ratioToBare: number;
+}
+
+export type MeasuredRow = Omit<ThroughputRow, 'ratioToBare'>;
+
+export interface Load {
+  connections: number;
+  seconds: number;
+}
+
+export interface Target {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** What a request must answer to count (default 200). */
+  expectedStatus?: number;
+  /** A CommonJS module giving each connection its own headers and body (workers need a path). */
+  setupClient?: string;
+}
+
+export async function measureThroughput(
+  name: string,
+  target: Target,
+  load: Load,
+): Promise<MeasuredRow> {
+  const expectedStatus = target.expectedStatus ?? 200;
+  const request = {
+    method: target.method ?? 'GET',
+    headers: target.headers ?? {},
+    ...(target.body ? { body: target.body } : {}),
+  };
+  const check = await fetch(target.url, { ...request, signal: AbortSignal.timeout(60_000) });
+  if (check.status !== expectedStatus)
+    throw new Error(`${name}: answered ${check.status}: ${await check.text()}`);
+  await check.arrayBuffer();
+  // The load generator runs in a worker thread so it does not share the server's event loop.
+  const settings = {
+    url: target.url,
+    ...request,
+    // In workers mode autocannon takes the module's path (its types only know a function).
+    ...(target.setupClient
+      ? { setupClient: target.setupClient as unknown as (client: autocannon.Client) => void }
+      : {}),
+    connections: load.connections,
+    workers: 1,
+  };
+  await autocannon({ ...settings, duration: 1 }); // warm-up: JIT, pools, caches
+  const result = await autocannon({ ...settings, duration: load.seconds });
+  const expected = result.statusCodeStats?.[`${expectedStatus}`]?.count ?? 0;
+  const row = {
+    name,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+    failures: Math.max(0, result.requests.total - expected) + result.errors + result.timeouts,
+  };
+  console.log(
+    `  ${name}: ${row.requestsPerSecond} req/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms` +
+      (row.failures ? `, ${row.failures} failures` : ''),
+  );
+  return row;
+}
+
+/** A hello-world Fastify server under the same load: the floor of any HTTP figure. */
+export async function measureBareFastify(name: string, load: Load): Promise<MeasuredRow> {
+  const bare = Fastify({ logger: false });
+  bare.get('/', async () => ({ hello: 'world' }));
+  const url = await bare.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    return await measureThroughput(name, { url: `${url}/` }, load);
+  } finally {
+    await bare.close();
+  }
+}
