@@ -173,7 +173,7 @@ describe('local generation engine', () => {
 
   // Measured (human 3.3.6 on WASM): the face's similarity to person A's profile embedding, the
   // preset's own face → the output's: chu 0.38 → 0.72, clyburn 0.32 → 0.70, horsford
-  // 0.42 → 0.73, hopper-editorial (black and white, grain) 0.41 → 0.55. For scale: person A's
+  // 0.42 → 0.73, hopper-editorial (black and white, seeded grain) 0.42 → 0.61. For scale: person A's
   // photos score 0.66-0.98 against each other, other people at most 0.47, and
   // faceRules.samePersonMinSimilarity is 0.57.
   it('puts person A into each preset picture: a JPEG of its size, her face at the preset face’s place', async () => {

@@ -329,17 +329,7 @@ export async function grain(pixels: Pixels, sigma = 18): Promise<Pixels> {
   // Noise over the whole canvas costs more than the rest of a look; one small tile is enough.
   let tile = noiseTiles.get(sigma);
   if (!tile) {
-    tile = sharp({
-      create: {
-        width: 192,
-        height: 192,
-        channels: 3,
-        background: '#808080',
-        noise: { type: 'gaussian', mean: 128, sigma },
-      },
-    })
-      .png()
-      .toBuffer();
+    tile = noiseTile(192, sigma);
     noiseTiles.set(sigma, tile);
   }
   return collect(
@@ -347,6 +337,28 @@ export async function grain(pixels: Pixels, sigma = 18): Promise<Pixels> {
       { input: await tile, blend: 'soft-light', tile: true, top: 0, left: 0 },
     ]),
   );
+}
+
+/**
+ * Gaussian noise around mid-grey from our seeded sequence rather than libvips' own noise, which
+ * differs on every run: the same seed content comes out the same everywhere, and what is measured
+ * on it (the local engine's likeness on a grainy preset) does not drift between runs.
+ */
+function noiseTile(size: number, sigma: number): Promise<Buffer> {
+  const next = random(size * 1000 + sigma);
+  const data = Buffer.alloc(size * size * 3);
+  for (let i = 0; i < data.length; i += 2) {
+    // Box-Muller: two uniform numbers give two independent normal ones.
+    const radius = Math.sqrt(-2 * Math.log(1 - next())) * sigma;
+    const angle = 2 * Math.PI * next();
+    data[i] = Math.max(0, Math.min(255, Math.round(128 + radius * Math.cos(angle))));
+    if (i + 1 < data.length) {
+      data[i + 1] = Math.max(0, Math.min(255, Math.round(128 + radius * Math.sin(angle))));
+    }
+  }
+  return sharp(data, { raw: { width: size, height: size, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
 /** A painterly softening: fine detail blurred away, then the edges sharpened back hard. */
