@@ -426,8 +426,8 @@ export const messages = {
     viewAccount: 'View Account',
     // Not in the specification.
     creditsReady: (n: number) => `${plural(n, 'credit')} are ready to use.`,
+    continue: 'Continue where you left off',
     startingYearly: 'Taking you to checkout...',
-    returning: 'Taking you back...',
   },
 
   quiz: {
@@ -580,10 +580,11 @@ export const messages = {
     someInvalid:
       'Make sure all images are clear and have one face on them. Please replace images with a warning and try again.',
     onlyImages: 'Only image files can be uploaded.',
-    selectionCapped: (room: number) =>
-      room === 0
-        ? `You already have the maximum of ${photos.max} photos. Remove one to add another.`
-        : `Only ${plural(room, 'more photo')} can be added, so the rest were left out.`,
+    // After the specification's tooMany, when some of a selection still fitted.
+    restLeftOut: (room: number) =>
+      room === 1
+        ? 'The first photo was added; the rest were left out.'
+        : `The first ${room} photos were added; the rest were left out.`,
     showErrors: 'Show details',
     selectedTitle: 'Ready to upload',
     uploadedTitle: 'Your photos',
@@ -993,7 +994,8 @@ export const messages = {
     uploadGarment: 'Upload garment photo',
     chooseGenerated: 'Choose from your generated images',
     noGeneratedImages: 'No completed generated images yet',
-    uploadHint: `${acceptedTypes} up to ${maxMb}`,
+    // The specification's words; WebP is accepted as well, and anything else is refused by type.
+    uploadHint: `JPG, PNG up to ${photos.maxUploadMegabytes}MB`,
     duration: `This takes about ${tryOnNumbers.durationSecondsMin}-${tryOnNumbers.durationSecondsMax} seconds.`,
     start: 'Start Try-On',
     starting: 'Starting...',
@@ -1011,6 +1013,8 @@ export const messages = {
     completed: 'AI Try-On completed! View your result below.',
     started: 'AI Try-On started! Results will appear below when ready.',
     failed: 'This try-on failed. Your credit has been refunded.',
+    // As for generated images, a safety-blocked try-on is not refunded (specification README).
+    blocked: 'A try-on blocked by the safety filter still uses its credit.',
     // Why a try-on did not work, shown with the failed result (FASHN's runtime `error.name`s in
     // words, and what the local preview engine can run into).
     errors: {
@@ -1056,6 +1060,7 @@ export const messages = {
       processing: 'Processing',
       completed: 'Ready',
       failed: 'Failed',
+      blocked: 'Blocked',
     },
     publicPage: {
       title: 'AI Virtual Try-On',

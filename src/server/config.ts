@@ -2,7 +2,12 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { type CreditPackId, type PriceId, training as trainingRules } from '../common/product.ts';
+import {
+  type CreditPackId,
+  type PriceId,
+  timings,
+  training as trainingRules,
+} from '../common/product.ts';
 
 /**
  * The only module that reads `process.env` (lint enforces it). Everything has an offline-safe
@@ -65,7 +70,7 @@ const envSchema = z
     RATE_LIMIT_DISABLED: flag,
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
     SIGNED_URL_TTL_SECONDS: z.coerce.number().int().min(1).default(3600),
-    SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).default(25_000),
+    SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).default(timings.sseHeartbeatMs),
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
     JOB_POLL_SECONDS: z.coerce.number().min(0.5).default(1),
     // When set, GET /metrics needs `Authorization: Bearer <token>` (else keep it off the public network).

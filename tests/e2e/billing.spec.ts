@@ -270,6 +270,19 @@ test('from custom prompts, Basic is not offered', async ({ page }) => {
   await expect(page.getByText('Choose a plan to access Try-On feature')).toBeVisible();
 });
 
+test('a plan bought on the way to model creation offers to continue there', async ({ page }) => {
+  await signUpInBrowser(page);
+  await page.goto('/subscription?redirect=%2Fcreate-model');
+  await planCard(page, 'Basic').getByRole('button', { name: 'Select Plan' }).click();
+  await page.getByRole('button', { name: 'Pay $19' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByRole('link', { name: 'Go to Dashboard' })).toBeVisible();
+  await page.getByRole('link', { name: 'Continue where you left off' }).click();
+  await expect(page).toHaveURL('/create-model');
+});
+
 test('credit packs need a plan first', async ({ page }) => {
   await signUpInBrowser(page);
   await page.goto('/buy-credits');

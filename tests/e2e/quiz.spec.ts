@@ -302,8 +302,16 @@ test('a visitor claims the offer, signs up, pays and is on Premium Yearly with 2
 
   await expect(page).toHaveURL(/\/test-checkout\//);
   await page.getByRole('button', { name: 'Pay $59' }).click();
-  // Once the plan is active the payment page returns the visitor to their results.
-  await expect(page).toHaveURL(/\/quiz-results$/, { timeout: 30_000 });
+  // The payment page confirms the plan with its two ways on, and does not send the visitor back
+  // to the offer just bought.
+  await expect(page).toHaveURL(/\/payment-success\?session_id=/);
+  await expect(page.getByRole('heading', { name: 'Payment Successful!' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect(page.getByRole('link', { name: 'Go to Dashboard' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'View Account' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Continue where you left off' })).toHaveCount(0);
+  await page.goto('/quiz-results');
   await expect(page.getByRole('heading', { name: 'Your Visual Detection Results' })).toBeVisible();
 
   const me = await page.request.get('/api/me');

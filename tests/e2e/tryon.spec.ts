@@ -169,7 +169,7 @@ test('a Basic subscriber finds the try-on tab locked, with the way to upgrade', 
     page.getByRole('button', { name: 'Choose from your generated images' }),
   ).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Start Try-On' })).toBeDisabled();
-  await expect(page.getByText('JPEG, PNG or WebP up to 10 MB').first()).toBeVisible();
+  await expect(page.getByText('JPG, PNG up to 10MB').first()).toBeVisible();
   await expect(page.getByText('This takes about 30-60 seconds.')).toBeVisible();
   await expect(page.getByText('Your try-on results will appear here.')).toBeVisible();
 

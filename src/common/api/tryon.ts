@@ -6,13 +6,16 @@ import { z } from 'zod';
  * id answers 404.
  */
 
-export const tryOnStatuses = ['processing', 'completed', 'failed'] as const;
+export const tryOnStatuses = ['processing', 'completed', 'failed', 'blocked'] as const;
 
 export const tryOnSchema = z.object({
   id: z.string(),
-  /** processing, completed (shown as Ready) or failed. */
+  /**
+   * processing, completed (shown as Ready), failed (refunded) or blocked (the provider's safety
+   * filter refused the pictures; not refunded).
+   */
   status: z.enum(tryOnStatuses),
-  /** Set when failed: why, in words for the user. */
+  /** Set when failed or blocked: why, in words for the user. */
   failureReason: z.string().nullable(),
   /** Signed URLs (an hour); null when the file is gone (e.g. the chosen generation was deleted). */
   personImageUrl: z.string().nullable(),

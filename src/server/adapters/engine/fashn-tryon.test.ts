@@ -171,7 +171,6 @@ describe('FASHN try-on: the run', () => {
 describe('FASHN try-on: outcomes', () => {
   it.each([
     ['ImageLoadError', messages.tryon.errors.imageLoad],
-    ['ContentModerationError', messages.tryon.errors.contentModeration],
     ['PoseError', messages.tryon.errors.pose],
     ['PipelineError', messages.tryon.errors.generic],
     ['InputValidationError', messages.tryon.errors.generic],
@@ -180,6 +179,15 @@ describe('FASHN try-on: outcomes', () => {
   ])('maps the runtime error %s to its words', async (errorName, words) => {
     fake.scriptRun({ outcome: 'fail', errorName });
     expect(await run()).toEqual({ status: 'failed', error: words });
+  });
+
+  it('reports a ContentModerationError as blocked by the safety filter', async () => {
+    fake.scriptRun({ outcome: 'fail', errorName: 'ContentModerationError' });
+    expect(await run()).toEqual({
+      status: 'failed',
+      error: messages.tryon.errors.contentModeration,
+      blocked: true,
+    });
   });
 
   it('fails a canceled prediction with the generic words', async () => {

@@ -149,11 +149,14 @@ export function createFashnTryOnEngine(
       switch (prediction.status) {
         case 'completed':
           return conclude(prediction);
-        case 'failed':
+        case 'failed': {
+          const name = isRecord(prediction.error) ? prediction.error.name : null;
           return {
             status: 'failed',
-            error: fashnErrorMessage(isRecord(prediction.error) ? prediction.error.name : null),
+            error: fashnErrorMessage(name),
+            ...(name === 'ContentModerationError' ? { blocked: true } : {}),
           };
+        }
         case 'canceled':
         case 'time_out':
           return { status: 'failed', error: messages.tryon.errors.generic };

@@ -24,8 +24,12 @@ export interface TryOnRequest {
 export type TryOnState =
   | { status: 'running' }
   | { status: 'succeeded'; image: GeneratedImage }
-  /** `error` is shown to the user (a provider error name mapped to words), and the credit refunded. */
-  | { status: 'failed'; error: string };
+  /**
+   * `error` is shown to the user (a provider error name mapped to words). The credit is refunded
+   * unless the provider's safety filter `blocked` the pictures (the specification's rule for a
+   * safety-blocked image).
+   */
+  | { status: 'failed'; error: string; blocked?: boolean };
 
 export interface TryOnStart {
   /** The provider's prediction id (null for the local engine). */

@@ -11,7 +11,7 @@ export const tryOns = pgTable(
       .references(() => user.id, { onDelete: 'cascade' }),
     personKey: text('person_key').notNull(),
     garmentKey: text('garment_key').notNull(),
-    /** processing, completed, failed */
+    /** processing, completed, failed, blocked */
     status: text('status').notNull().default('processing'),
     failureReason: text('failure_reason'),
     resultKey: text('result_key'),

@@ -368,6 +368,16 @@ describe('what the browser may not decide', () => {
     expect(response.body.error!.message).toBe('Invalid plan: price_gold');
   });
 
+  it('does not sell Enterprise, a tier only an operator assigns', async () => {
+    const user = await signUp(app);
+    const response = await call(user, 'POST', '/api/billing/checkout', {
+      priceId: 'price_enterprise',
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.error!.message).toBe('Invalid plan: price_enterprise');
+    expect(await subscription(user)).toMatchObject({ tier: 'none', active: false });
+  });
+
   it('refuses Basic when coming from custom prompting, with the specification message', async () => {
     const user = await signUp(app);
     const response = await call(user, 'POST', '/api/billing/checkout', {

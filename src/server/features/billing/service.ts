@@ -234,7 +234,8 @@ export function createBillingService(deps: BillingServiceDeps) {
       user: SessionUser,
       body: { priceId: string; from?: string | undefined; returnPath?: string | undefined },
     ): Promise<RedirectResponse> {
-      if (!isPriceId(body.priceId))
+      // Enterprise is a tier an operator assigns, never bought (specification README).
+      if (!isPriceId(body.priceId) || body.priceId === priceIds.enterprise)
         throw new AppError('BAD_REQUEST', messages.billing.invalidPlan(body.priceId));
       if (body.priceId === priceIds.basic && body.from === subscriptionFrom.customPrompt)
         throw new AppError('BAD_REQUEST', messages.billing.basicNoCustomPrompts);

@@ -45,6 +45,13 @@ export interface TryOnServiceDeps {
 export type PersonSource = { upload: NormalizedPhoto } | { generationId: string };
 
 const tryOnReference = (id: string) => `tryon:${id}`;
+
+/** A step of ours (not the provider's) that failed, with the user's words for it; retried. */
+class StepFailed extends Error {
+  constructor(userMessage: string, cause: unknown) {
+    super(userMessage, { cause });
+  }
+}
 /** The list shows the newest try-ons; older ones stay downloadable from their own page. */
 const listLimit = 50;
 /** How long a run waits for the provider before handing the job back to the queue. */
@@ -63,7 +70,8 @@ export function createTryOnService(deps: TryOnServiceDeps) {
     return {
       id: row.id,
       status: row.status as TryOn['status'],
-      failureReason: row.status === 'failed' ? (row.failureReason ?? null) : null,
+      failureReason:
+        row.status === 'failed' || row.status === 'blocked' ? (row.failureReason ?? null) : null,
       personImageUrl: await signed(row.personKey),
       garmentImageUrl: await signed(row.garmentKey),
       resultImageUrl: done ? await signed(row.resultKey) : null,
@@ -83,7 +91,10 @@ export function createTryOnService(deps: TryOnServiceDeps) {
       .catch((error: unknown) => logger.warn({ err: error }, 'try-on event not published'));
   }
 
-  /** Ends a try-on once: completed with its stored result, or failed with a reason and a refund. */
+  /**
+   * Ends a try-on once: completed with its stored result, failed with a reason and a refund, or
+   * blocked by the provider's safety filter with a reason and no refund.
+   */
   async function end(id: string, state: Exclude<TryOnState, { status: 'running' }>) {
     let resultKey: string | null = null;
     const row = await findTryOnById(db, id);
@@ -100,9 +111,11 @@ export function createTryOnService(deps: TryOnServiceDeps) {
     const ended = await deps.transaction(async (tx) => {
       const current = await lockTryOnById(tx, id);
       if (!current || current.status !== 'processing') return undefined;
-      if (state.status === 'failed') await refund(tx, current.userId, tryOnReference(id));
+      const blocked = state.status === 'failed' && state.blocked === true;
+      if (state.status === 'failed' && !blocked)
+        await refund(tx, current.userId, tryOnReference(id));
       return updateTryOn(tx, id, {
-        status: state.status === 'succeeded' ? 'completed' : 'failed',
+        status: state.status === 'succeeded' ? 'completed' : blocked ? 'blocked' : 'failed',
         failureReason: state.status === 'failed' ? state.error : null,
         resultKey,
         completedAt: new Date(),
@@ -112,8 +125,23 @@ export function createTryOnService(deps: TryOnServiceDeps) {
     else if (resultKey) await storage.delete(resultKey).catch(() => {});
   }
 
-  async function absoluteUrl(key: string): Promise<string> {
-    return new URL(await storage.signedUrl(key), deps.publicUrl).toString();
+  /** Stores an upload; a storage failure is answered in the specification's words for it. */
+  async function store(key: string, jpeg: Buffer, failure: string): Promise<void> {
+    try {
+      await storage.put(key, jpeg, 'image/jpeg');
+    } catch (error) {
+      logger.error({ err: error, key }, 'try-on upload not stored');
+      throw new AppError('INTERNAL', failure);
+    }
+  }
+
+  /** The provider's link to a picture; a failure to sign it ends the try-on in its own words. */
+  async function absoluteUrl(key: string, failure: string): Promise<string> {
+    try {
+      return new URL(await storage.signedUrl(key), deps.publicUrl).toString();
+    } catch (error) {
+      throw new StepFailed(failure, error);
+    }
   }
 
   return {
@@ -143,14 +171,14 @@ export function createTryOnService(deps: TryOnServiceDeps) {
         let personKey: string;
         if ('upload' in person) {
           personKey = userStorageKey(userId, 'person-uploads', `${stamp}.jpg`);
-          await storage.put(personKey, person.upload.jpeg, 'image/jpeg');
           written.push(personKey);
+          await store(personKey, person.upload.jpeg, messages.tryon.personUploadFailed);
         } else {
           personKey = await deps.generationImageKey(userId, person.generationId);
         }
         const garmentKey = userStorageKey(userId, 'garment-uploads', `${stamp}.jpg`);
-        await storage.put(garmentKey, garment.jpeg, 'image/jpeg');
         written.push(garmentKey);
+        await store(garmentKey, garment.jpeg, messages.tryon.garmentUploadFailed);
         const row = await deps.transaction(async (tx) => {
           const subscription = await lockSubscription(tx, userId);
           if (!canUseTryOn(toTier(subscription.tier)))
@@ -195,9 +223,9 @@ export function createTryOnService(deps: TryOnServiceDeps) {
           const started = await engine.start({
             tryOnId: id,
             userId: row.userId,
-            personUrl: await absoluteUrl(row.personKey),
+            personUrl: await absoluteUrl(row.personKey, messages.tryon.personSignedUrlFailed),
             personKey: row.personKey,
-            garmentUrl: await absoluteUrl(row.garmentKey),
+            garmentUrl: await absoluteUrl(row.garmentKey, messages.tryon.garmentSignedUrlFailed),
             garmentKey: row.garmentKey,
             options: tryOnRules.engineOptions,
             webhookUrl:
@@ -232,7 +260,8 @@ export function createTryOnService(deps: TryOnServiceDeps) {
         });
         if (transient && !job.isLastAttempt) throw error;
         // The provider's own words stay in the log; the user gets ours.
-        await end(id, { status: 'failed', error: messages.tryon.errors.generic });
+        const reason = error instanceof StepFailed ? error.message : messages.tryon.errors.generic;
+        await end(id, { status: 'failed', error: reason });
       }
     },
 

@@ -232,6 +232,15 @@ describe('try-on with FASHN (over real HTTP against its fake)', () => {
     return (response.json() as { tryOn: TryOn }).tryOn;
   }
 
+  async function ledgerReasons(tryOnId: string) {
+    const rows = await remote.deps.database.db
+      .select({ reason: creditLedger.reason })
+      .from(creditLedger)
+      .where(eq(creditLedger.reference, `tryon:${tryOnId}`))
+      .orderBy(creditLedger.id);
+    return rows.map((row) => row.reason);
+  }
+
   async function runOf(tryOnId: string) {
     const [row] = await remote.deps.database.db
       .select({ reference: tryOns.engineReference })
@@ -286,7 +295,7 @@ describe('try-on with FASHN (over real HTTP against its fake)', () => {
   });
 
   it('maps a runtime error to words and refunds once', async () => {
-    fashn.scriptRun({ outcome: 'fail', errorName: 'ContentModerationError', polls: 0 });
+    fashn.scriptRun({ outcome: 'fail', errorName: 'PoseError', polls: 0 });
     const before = (await remoteApi.subscription(user)).credits;
     const tryOn = await startRemote([
       { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
@@ -298,10 +307,31 @@ describe('try-on with FASHN (over real HTTP against its fake)', () => {
         (response) => response.body.tryOn.status !== 'processing',
       )
     ).body.tryOn;
-    expect(failed).toMatchObject({
-      status: 'failed',
-      failureReason: messages.tryon.errors.contentModeration,
-    });
+    expect(failed).toMatchObject({ status: 'failed', failureReason: messages.tryon.errors.pose });
     expect((await remoteApi.subscription(user)).credits).toBe(before);
+    expect(await ledgerReasons(failed.id)).toEqual(['tryon', 'refund']);
+  });
+
+  it('keeps the credit of a try-on the safety filter blocked, saying so', async () => {
+    fashn.scriptRun({ outcome: 'fail', errorName: 'ContentModerationError', polls: 0 });
+    const before = (await remoteApi.subscription(user)).credits;
+    const tryOn = await startRemote([
+      { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
+      { name: 'garment', file: garment },
+    ]);
+    const blocked = (
+      await waitFor(
+        () => remoteApi.call<{ tryOn: TryOn }>(user, 'GET', `/api/tryons/${tryOn.id}`),
+        (response) => response.body.tryOn.status !== 'processing',
+      )
+    ).body.tryOn;
+    expect(blocked).toMatchObject({
+      status: 'blocked',
+      failureReason: messages.tryon.errors.contentModeration,
+      resultImageUrl: null,
+      downloadUrl: null,
+    });
+    expect((await remoteApi.subscription(user)).credits).toBe(before - 1);
+    expect(await ledgerReasons(blocked.id)).toEqual(['tryon']);
   });
 });

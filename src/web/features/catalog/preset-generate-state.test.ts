@@ -28,4 +28,15 @@ describe('presetGenerateState', () => {
     expect(kind({ subscription: { ...subscription, credits: 0 } })).toBe('buyCredits');
     expect(kind({})).toBe('generate');
   });
+
+  it('sends a signed-out visitor to sign in, to come back to the preset', () => {
+    expect(
+      presetGenerateState({
+        sessionStatus: 'signed-out',
+        subscription: null,
+        hasCompleteModel: false,
+        returnTo: '/model/x',
+      }),
+    ).toEqual({ kind: 'login', to: '/login', returnTo: '/model/x' });
+  });
 });

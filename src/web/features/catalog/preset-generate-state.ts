@@ -4,7 +4,8 @@ import type { SessionState } from '../auth/session.ts';
 /** The preset page's Generate button, in the specification's order of checks. */
 export type PresetGenerateState =
   | { kind: 'loading' }
-  | { kind: 'login'; to: string }
+  /** `returnTo`: the page to come back to after signing in. */
+  | { kind: 'login'; to: string; returnTo: string }
   | { kind: 'createModelFirst'; to: string }
   | { kind: 'getSubscription'; to: string }
   | { kind: 'buyCredits'; to: string }
@@ -31,7 +32,7 @@ export function presetGenerateState({
   returnTo,
 }: PresetGenerateInput): PresetGenerateState {
   if (sessionStatus === 'loading') return { kind: 'loading' };
-  if (sessionStatus !== 'signed-in') return { kind: 'login', to: routes.login };
+  if (sessionStatus !== 'signed-in') return { kind: 'login', to: routes.login, returnTo };
   if (!hasCompleteModel) {
     return {
       kind: 'createModelFirst',

@@ -45,8 +45,14 @@ describe('requestFailure', () => {
     expect(requestFailure(new ApiError(0, 'NETWORK_ERROR', 'offline'), 'preset')).toEqual({
       message: 'Failed to generate image',
     });
-    expect(requestFailure(new ApiError(500, 'INTERNAL', 'boom'), 'bulk')).toEqual({
+    expect(requestFailure(new ApiError(0, 'NETWORK_ERROR', 'offline'), 'bulk')).toEqual({
       message: 'Failed to start bulk generation',
+    });
+    expect(requestFailure(new ApiError(500, 'INTERNAL', 'boom'), 'bulk')).toEqual({
+      message: 'Failed to create bulk job: boom',
+    });
+    expect(requestFailure(new ApiError(201, 'INVALID_RESPONSE', 'garbled'), 'bulk')).toEqual({
+      message: 'Failed to create bulk job - no data returned',
     });
     expect(requestFailure(new Error('?'), 'custom')).toEqual({
       message: 'Failed to generate image',

@@ -14,7 +14,7 @@ import type {
 } from '../../../common/api/generation.ts';
 import { messages } from '../../../common/messages.ts';
 import { lists, routes } from '../../../common/product.ts';
-import { api, isApiError } from '../../lib/api-client.ts';
+import { api, ApiError, clientErrorCodes, isApiError } from '../../lib/api-client.ts';
 import { registerEventHandler } from '../../lib/event-stream.ts';
 import { customUpgradePath } from './generation-rules.ts';
 
@@ -116,8 +116,12 @@ export function generateFromPrompt(body: {
     .then((result) => result.generation);
 }
 
-export function startBulk(body: BulkRequest): Promise<BulkCreated> {
-  return api.post<BulkCreated>('/api/bulk-jobs', body);
+export async function startBulk(body: BulkRequest): Promise<BulkCreated> {
+  const created = await api.post<BulkCreated | undefined>('/api/bulk-jobs', body);
+  // An answer without the job is the specification's "no data returned".
+  if (!created?.bulkJob)
+    throw new ApiError(201, clientErrorCodes.invalidResponse, messages.bulk.createFailedNoData);
+  return created;
 }
 
 export function deleteGeneration(id: string): Promise<void> {
@@ -190,8 +194,10 @@ export interface RequestFailure {
 /**
  * The server's refusal in the user's words and the page it leads to (spec §8): no credits →
  * /buy-credits, no plan → /subscription, the wrong plan → the plans (from=custom-prompt for the
- * custom panel), signed out → /login. Other refusals carry their own message; a failure without
- * an answer (network, server error) shows the flow's fallback.
+ * custom panel), signed out → /login. Other refusals carry their own message. A bulk job the
+ * server failed to create says so with the server's words ('Failed to create bulk job: …', or
+ * '… - no data returned' for an answer without the job); any other failure without an answer
+ * (network, server error) shows the flow's fallback.
  */
 export function requestFailure(error: unknown, flow: 'preset' | 'custom' | 'bulk'): RequestFailure {
   const fallback = flow === 'bulk' ? messages.bulk.startFailed : messages.generation.failed;
@@ -210,6 +216,10 @@ export function requestFailure(error: unknown, flow: 'preset' | 'custom' | 'bulk
       return { message: messages.generation.mustBeLoggedIn, redirectTo: routes.login };
   }
   if (error.status >= 400 && error.status < 500) return { message: error.message };
+  if (flow === 'bulk' && error.code === clientErrorCodes.invalidResponse)
+    return { message: messages.bulk.createFailedNoData };
+  if (flow === 'bulk' && error.status >= 500)
+    return { message: messages.bulk.createFailed(error.message) };
   return { message: fallback };
 }
 

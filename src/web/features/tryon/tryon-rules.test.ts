@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../../lib/api-client.ts';
 import {
   checkTryOnStart,
   fileProblem,
@@ -6,6 +7,7 @@ import {
   isTryOnLocked,
   publicCtaTarget,
   resultDate,
+  startFailureMessage,
   startedMessage,
   statusBadge,
   type TryOnSubject,
@@ -98,6 +100,25 @@ describe('fileProblem', () => {
   });
 });
 
+describe('startFailureMessage', () => {
+  it('says why the server refused, in its words', () => {
+    const refusal = new ApiError(402, 'INSUFFICIENT_CREDITS', 'You need more credits');
+    expect(startFailureMessage(refusal)).toBe('You need more credits');
+  });
+
+  it('names the picture the server could not store', () => {
+    for (const words of ['Failed to upload person image', 'Failed to upload garment image'])
+      expect(startFailureMessage(new ApiError(500, 'INTERNAL', words))).toBe(words);
+  });
+
+  it("falls back to the specification's words without a refusal", () => {
+    const serverError = new ApiError(500, 'INTERNAL', 'Something went wrong on our side.');
+    const noAnswer = new ApiError(0, 'NETWORK_ERROR', "We couldn't reach the server.");
+    for (const error of [serverError, noAnswer, new Error('boom')])
+      expect(startFailureMessage(error)).toBe('Failed to start AI try-on');
+  });
+});
+
 describe('outcomes and results', () => {
   it('says the result is there when the answer is already completed', () => {
     expect(startedMessage('completed')).toBe('AI Try-On completed! View your result below.');
@@ -110,6 +131,7 @@ describe('outcomes and results', () => {
     expect(statusBadge('completed')).toEqual({ label: 'Ready', variant: 'success' });
     expect(statusBadge('processing').label).toBe('Processing');
     expect(statusBadge('failed')).toEqual({ label: 'Failed', variant: 'danger' });
+    expect(statusBadge('blocked')).toEqual({ label: 'Blocked', variant: 'danger' });
   });
 
   it('dates a result relatively under 24 hours and in full from then on', () => {

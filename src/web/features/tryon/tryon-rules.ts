@@ -8,6 +8,7 @@ import {
   tryOn as tryOnNumbers,
   type Tier,
 } from '../../../common/product.ts';
+import { isApiError } from '../../lib/api-client.ts';
 import { formatRelativeOrDate } from '../../lib/dates.ts';
 
 const text = messages.tryon;
@@ -86,6 +87,18 @@ export function fileProblem(file: { type: string; size: number }): string | null
   return null;
 }
 
+/**
+ * What Start Try-On says when the start did not happen (spec §8): a refusal (4xx) in the server's
+ * words, the upload the server could not store, else 'Failed to start AI try-on' (no answer, or
+ * the server's own failure).
+ */
+export function startFailureMessage(error: unknown): string {
+  if (!isApiError(error)) return text.startFailed;
+  if (error.status >= 400 && error.status < 500) return error.message;
+  const uploadFailures: string[] = [text.personUploadFailed, text.garmentUploadFailed];
+  return uploadFailures.includes(error.message) ? error.message : text.startFailed;
+}
+
 /** The toast after Start Try-On: the result is already there, or it will appear. */
 export function startedMessage(status: TryOn['status']): string {
   return status === 'completed' ? text.completed : text.started;
@@ -98,6 +111,7 @@ export function statusBadge(status: TryOn['status']): {
 } {
   if (status === 'completed') return { label: text.status.completed, variant: 'success' };
   if (status === 'failed') return { label: text.status.failed, variant: 'danger' };
+  if (status === 'blocked') return { label: text.status.blocked, variant: 'danger' };
   return { label: text.status.processing, variant: 'accent' };
 }
 

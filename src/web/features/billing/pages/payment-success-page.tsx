@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Clock } from 'lucide-react';
-import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import type { BillingSubscription } from '../../../../common/api/billing.ts';
 import { messages } from '../../../../common/messages.ts';
 import {
@@ -30,7 +30,8 @@ const text = messages.paymentSuccess;
 
 type Outcome =
   | { kind: 'activating' }
-  | { kind: 'active'; subscription: BillingSubscription }
+  /** `continueTo`: the page that sent the user to the plans (e.g. model creation), if any. */
+  | { kind: 'active'; subscription: BillingSubscription; continueTo: string | null }
   | { kind: 'pending' };
 
 function isActivated(subscription: BillingSubscription): boolean {
@@ -58,7 +59,6 @@ export function PaymentSuccessPage() {
 
 function ActivationStatus({ sessionId }: { sessionId: string }) {
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'activating' });
 
   useEffect(() => {
@@ -77,15 +77,12 @@ function ActivationStatus({ sessionId }: { sessionId: string }) {
       if (latest) await applySubscription(queryClient, latest);
       if (cancelled) return;
       if (latest && isActivated(latest)) {
-        // A visitor who came from somewhere (the quiz's offer, a page that needed a plan) goes
-        // back there now that the plan is active.
+        // The page that needed a plan is offered beside the specification's two buttons; the
+        // quiz's results are not (the offer they lead to is what was just bought). Either way the
+        // stored path is used up, so a later sign-in does not land on it.
         const back = takePostLoginRedirect();
-        if (back) {
-          notify.success(text.activeTitle);
-          void navigate(back, { replace: true });
-          return;
-        }
-        setOutcome({ kind: 'active', subscription: latest });
+        const offered = back !== routes.quizResults && back !== routes.dashboard;
+        setOutcome({ kind: 'active', subscription: latest, continueTo: offered ? back : null });
         return;
       }
       if (attempt + 1 >= timings.paymentPolling.maxAttempts) {
@@ -100,7 +97,7 @@ function ActivationStatus({ sessionId }: { sessionId: string }) {
       cancelled = true;
       clearTimeout(timer);
     };
-  }, [sessionId, queryClient, navigate]);
+  }, [sessionId, queryClient]);
 
   return <StatusCard outcome={outcome} />;
 }
@@ -191,7 +188,18 @@ function StatusCard({ outcome }: { outcome: Outcome }) {
             </>
           ) : (
             <>
-              <Button asChild size="lg">
+              {outcome.kind === 'active' && outcome.continueTo ? (
+                <Button asChild size="lg">
+                  <Link to={outcome.continueTo} replace>
+                    {text.continue}
+                  </Link>
+                </Button>
+              ) : null}
+              <Button
+                asChild
+                size="lg"
+                variant={outcome.kind === 'active' && outcome.continueTo ? 'outline' : 'primary'}
+              >
                 <Link to={routes.dashboard}>{text.goToDashboard}</Link>
               </Button>
               <Button asChild size="lg" variant="outline">

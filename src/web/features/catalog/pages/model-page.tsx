@@ -23,6 +23,7 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
+import { rememberPostLoginRedirect } from '../../auth/post-login-redirect.ts';
 import { useSession } from '../../auth/session.ts';
 import { SingleModelPicker } from '../../generation/components/model-picker.tsx';
 import { generateFromPreset, requestFailure } from '../../generation/generation-api.ts';
@@ -269,7 +270,13 @@ function GenerateButton({
       );
     case 'login':
       return (
-        <Button {...common} onClick={() => onNavigate(state.to)}>
+        <Button
+          {...common}
+          onClick={() => {
+            rememberPostLoginRedirect(state.returnTo);
+            onNavigate(state.to);
+          }}
+        >
           <LogIn aria-hidden="true" className="size-4" />
           {buttonText.login}
         </Button>

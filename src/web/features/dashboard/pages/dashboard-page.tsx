@@ -8,6 +8,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
+import { notify } from '../../../components/ui/toast.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSession } from '../../auth/session.ts';
 import { applySubscription, checkSubscription } from '../../billing/billing-api.ts';
@@ -121,7 +122,8 @@ export function DashboardPage() {
 /**
  * ?payment=success (a payment provider's return to the dashboard): the plan may land a moment
  * after the browser does, so the subscription is refreshed after the specification's 2 s and the
- * parameter is removed (a reload should not refresh again).
+ * parameter is removed (a reload should not refresh again). A failed refresh is the
+ * specification's toast.
  */
 function usePaymentReturnRefresh() {
   const [searchParams, setSearchParams] = useSearchParams();
@@ -133,7 +135,10 @@ function usePaymentReturnRefresh() {
     const timer = setTimeout(() => {
       checkSubscription()
         .then((subscription) => applySubscription(queryClient, subscription))
-        .catch((error: unknown) => console.warn('Subscription check failed', error));
+        .catch((error: unknown) => {
+          console.warn('Subscription check failed', error);
+          notify.error(messages.billing.checkSubscriptionFailed);
+        });
       setSearchParams(
         (current) => {
           const next = new URLSearchParams(current);

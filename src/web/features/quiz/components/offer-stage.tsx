@@ -1,7 +1,7 @@
 import type { RefObject } from 'react';
 import { Check, Headphones, LockKeyhole, ShieldCheck } from 'lucide-react';
 import { messages } from '../../../../common/messages.ts';
-import { tierName } from '../../../../common/product.ts';
+import { routes, tierName } from '../../../../common/product.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -92,7 +92,7 @@ export function OfferStage({ headingRef }: { headingRef: RefObject<HTMLHeadingEl
                 {text.alreadySubscribed(tierName(subscription.tier))}
               </p>
               <Button size="lg" asChild className="w-full">
-                <Link to="/dashboard">{text.goToDashboard}</Link>
+                <Link to={routes.dashboard}>{text.goToDashboard}</Link>
               </Button>
             </div>
           ) : (

@@ -261,7 +261,10 @@ function useUploadQueue(uploadedCount: number) {
     const selection = selectFiles(files, { uploaded: uploadedCount, selected: queue.length });
     const notes: string[] = [];
     if (selection.notImages > 0) notes.push(text.onlyImages);
-    if (selection.overCap > 0) notes.push(text.selectionCapped(selection.room));
+    if (selection.overCap > 0) {
+      notes.push(text.tooMany);
+      if (selection.room > 0) notes.push(text.restLeftOut(selection.room));
+    }
     setNotice(notes.length ? notes.join(' ') : null);
     if (selection.accepted.length === 0) return;
     setQueue((current) => [

@@ -112,7 +112,7 @@ function TryOnCard({ tryOn, now }: { tryOn: TryOn; now: Date }) {
                 alt=""
                 aspectRatio="4 / 5"
                 className={
-                  tryOn.status === 'failed'
+                  tryOn.status === 'failed' || tryOn.status === 'blocked'
                     ? 'absolute inset-0 h-full w-full opacity-40 grayscale'
                     : 'absolute inset-0 h-full w-full scale-105 opacity-70 blur-sm'
                 }
@@ -151,10 +151,12 @@ function TryOnCard({ tryOn, now }: { tryOn: TryOn; now: Date }) {
           </p>
         </div>
 
-        {tryOn.status === 'failed' ? (
+        {tryOn.status === 'failed' || tryOn.status === 'blocked' ? (
           <div className="rounded-control bg-danger-50 px-3 py-2 text-sm text-danger-700">
             <p className="font-medium">{tryOn.failureReason ?? messages.common.unknownError}</p>
-            <p className="mt-1 text-xs">{text.failed}</p>
+            <p className="mt-1 text-xs">
+              {tryOn.status === 'blocked' ? text.blocked : text.failed}
+            </p>
           </div>
         ) : null}
         {tryOn.isPreview && tryOn.status === 'completed' ? (

@@ -21,6 +21,7 @@ import {
   checkTryOnStart,
   fileProblem,
   isTryOnLocked,
+  startFailureMessage,
   startedMessage,
   tryOnUpgradePath,
 } from '../tryon-rules.ts';
@@ -76,7 +77,7 @@ export function TryOnTab() {
       }, timings.tryOnReloadMs);
     },
     onError: (error) => {
-      const message = isApiError(error) && error.message ? error.message : text.startFailed;
+      const message = startFailureMessage(error);
       if (isApiError(error, 'TIER_REQUIRED') || isApiError(error, 'SUBSCRIPTION_REQUIRED'))
         setProblem({ message, to: tryOnUpgradePath });
       else if (isApiError(error, 'INSUFFICIENT_CREDITS'))
