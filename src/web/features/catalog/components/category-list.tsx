@@ -15,6 +15,7 @@ import {
   presetsQueryOptions,
   type CatalogLinkState,
 } from '../catalog-api.ts';
+import { carouselPresets } from '../carousel-presets.ts';
 import { PresetCard, PresetCardSkeleton } from './preset-card.tsx';
 import { carouselItemClasses, PresetCarousel } from './preset-carousel.tsx';
 
@@ -22,7 +23,7 @@ const text = messages.catalog;
 
 /**
  * The dashboard's Presets tab: every active category in order, each a collapsible row with a
- * View All link and a carousel of its presets. Loading shows skeleton rows, a failure says what
+ * View All link and a carousel of its presets (at most 8 with a picture). Loading shows skeleton rows, a failure says what
  * went wrong with Try again, and an empty catalog says so with Refresh.
  */
 export function CategoryList() {
@@ -163,7 +164,7 @@ function CategoryRow({
           />
         ) : (
           <PresetCarousel label={category.displayName}>
-            {presets.map((preset, index) => (
+            {carouselPresets(presets).map((preset, index) => (
               <li key={preset.id} className={carouselItemClasses}>
                 <PresetCard
                   preset={preset}
