@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { MeResponse } from '../../../common/api/account.ts';
 import { tierSchema } from '../../../common/api/account.ts';
+import { unreadableSubscription } from '../../../common/product.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import type { SessionUser } from '../../http/authenticate.ts';
@@ -35,7 +36,12 @@ export function createAccountService({
     async me(user: SessionUser): Promise<MeResponse> {
       const [profile, subscription] = await Promise.all([
         findOrCreateProfile(db, user.id),
-        findOrCreateSubscription(db, user.id),
+        // The specification: a subscription that cannot be read is logged and taken as none
+        // (inactive, no tier, no credits), rather than failing the whole page.
+        findOrCreateSubscription(db, user.id).catch((error: unknown) => {
+          logger?.error({ err: error, userId: user.id }, 'subscription not readable');
+          return unreadableSubscription;
+        }),
       ]);
       return {
         user: {
