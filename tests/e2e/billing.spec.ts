@@ -283,6 +283,33 @@ test('a plan bought on the way to model creation offers to continue there', asyn
   await expect(page).toHaveURL('/create-model');
 });
 
+test('a subscription check that fails says so and reads the plan again', async ({ page }) => {
+  await signUpInBrowser(page);
+  await page.route('**/api/billing/check-subscription', (route) =>
+    route.fulfill({
+      status: 500,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: { code: 'INTERNAL', message: 'Boom' } }),
+    }),
+  );
+
+  await page.goto('/account');
+  const reread = page.waitForRequest(
+    (request) => request.method() === 'GET' && request.url().endsWith('/api/billing/subscription'),
+  );
+  await subscriptionCard(page).getByRole('button', { name: 'Refresh' }).click();
+  await expect(
+    subscriptionCard(page).getByText('Failed to check subscription status. Please try again.'),
+  ).toBeVisible();
+  await reread;
+
+  // Back from a payment provider to the dashboard: the refresh 2 s later fails the same way.
+  await page.goto('/dashboard?payment=success');
+  await expect(
+    page.locator('[data-sonner-toast]').filter({ hasText: 'Failed to check subscription status' }),
+  ).toBeVisible({ timeout: 10_000 });
+});
+
 test('credit packs need a plan first', async ({ page }) => {
   await signUpInBrowser(page);
   await page.goto('/buy-credits');

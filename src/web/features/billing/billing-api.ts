@@ -124,6 +124,17 @@ export async function applySubscription(
 }
 
 /**
+ * After a failed subscription check, the specification's direct re-read: the stored plan and
+ * balance are fetched again, whatever the check could not confirm.
+ */
+export async function rereadSubscription(queryClient: QueryClient): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: billingSubscriptionQueryKey }),
+    queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
+  ]);
+}
+
+/**
  * The server publishes `subscription.updated` after every change of credits or plan (from this
  * tab, another tab or a webhook); every billing view is then out of date. Registered once.
  */

@@ -15,6 +15,7 @@ import {
   applySubscription,
   billingSubscriptionQueryOptions,
   checkSubscription,
+  rereadSubscription,
 } from '../billing-api.ts';
 import { usePortal } from '../use-portal.ts';
 
@@ -46,6 +47,7 @@ export function SubscriptionStatusCard({
     } catch (error) {
       console.warn('Subscription check failed', error);
       setRefreshError(messages.billing.checkSubscriptionFailed);
+      void rereadSubscription(queryClient);
     } finally {
       setRefreshing(false);
     }

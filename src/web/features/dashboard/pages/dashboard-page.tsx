@@ -11,7 +11,11 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui
 import { notify } from '../../../components/ui/toast.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSession } from '../../auth/session.ts';
-import { applySubscription, checkSubscription } from '../../billing/billing-api.ts';
+import {
+  applySubscription,
+  checkSubscription,
+  rereadSubscription,
+} from '../../billing/billing-api.ts';
 import { CategoryList } from '../../catalog/components/category-list.tsx';
 import { CustomGenerationPanel } from '../../generation/components/custom-generation-panel.tsx';
 import { GeneratedTab } from '../../generation/components/generated-tab.tsx';
@@ -138,6 +142,7 @@ function usePaymentReturnRefresh() {
         .catch((error: unknown) => {
           console.warn('Subscription check failed', error);
           notify.error(messages.billing.checkSubscriptionFailed);
+          void rereadSubscription(queryClient);
         });
       setSearchParams(
         (current) => {
