@@ -38,16 +38,23 @@ export async function signUpInBrowser(page: Page, prefix = 'browser'): Promise<s
 }
 
 export async function expectNoSeriousA11yViolations(page: Page) {
+  let found = await seriousViolations(page);
+  // A toast that starts to slide in or fade out during the scan is measured half-transparent (seen
+  // in CI). A real failure is still there a moment later; only those that stay are reported.
+  for (let scan = 1; scan < 3 && found.length > 0; scan += 1) {
+    await page.waitForTimeout(750);
+    const again = new Set(await seriousViolations(page));
+    found = found.filter((violation) => again.has(violation));
+  }
+  expect(found).toEqual([]);
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
   await settleAnimations(page);
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  expect(
-    serious.map(
-      (violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(' ')}`,
-    ),
-  ).toEqual([]);
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(' ')}`);
 }
 
 /**

@@ -294,37 +294,31 @@ describe('try-on with FASHN (over real HTTP against its fake)', () => {
     expect(fashn.webhooks.at(-1)?.status).toBe(200);
   });
 
-  it('maps a runtime error to words and refunds once', async () => {
-    fashn.scriptRun({ outcome: 'fail', errorName: 'PoseError', polls: 0 });
-    const before = (await remoteApi.subscription(user)).credits;
+  /** Starts a try-on of person A in the T-shirt whose run FASHN fails with `errorName`. */
+  async function runFailingWith(errorName: string): Promise<TryOn> {
+    fashn.scriptRun({ outcome: 'fail', errorName, polls: 0 });
     const tryOn = await startRemote([
       { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
       { name: 'garment', file: garment },
     ]);
-    const failed = (
-      await waitFor(
-        () => remoteApi.call<{ tryOn: TryOn }>(user, 'GET', `/api/tryons/${tryOn.id}`),
-        (response) => response.body.tryOn.status !== 'processing',
-      )
-    ).body.tryOn;
+    const ended = await waitFor(
+      () => remoteApi.call<{ tryOn: TryOn }>(user, 'GET', `/api/tryons/${tryOn.id}`),
+      (response) => response.body.tryOn.status !== 'processing',
+    );
+    return ended.body.tryOn;
+  }
+
+  it('maps a runtime error to words and refunds once', async () => {
+    const before = (await remoteApi.subscription(user)).credits;
+    const failed = await runFailingWith('PoseError');
     expect(failed).toMatchObject({ status: 'failed', failureReason: messages.tryon.errors.pose });
     expect((await remoteApi.subscription(user)).credits).toBe(before);
     expect(await ledgerReasons(failed.id)).toEqual(['tryon', 'refund']);
   });
 
   it('keeps the credit of a try-on the safety filter blocked, saying so', async () => {
-    fashn.scriptRun({ outcome: 'fail', errorName: 'ContentModerationError', polls: 0 });
     const before = (await remoteApi.subscription(user)).credits;
-    const tryOn = await startRemote([
-      { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
-      { name: 'garment', file: garment },
-    ]);
-    const blocked = (
-      await waitFor(
-        () => remoteApi.call<{ tryOn: TryOn }>(user, 'GET', `/api/tryons/${tryOn.id}`),
-        (response) => response.body.tryOn.status !== 'processing',
-      )
-    ).body.tryOn;
+    const blocked = await runFailingWith('ContentModerationError');
     expect(blocked).toMatchObject({
       status: 'blocked',
       failureReason: messages.tryon.errors.contentModeration,
