@@ -52,6 +52,7 @@ class StepFailed extends Error {
     super(userMessage, { cause });
   }
 }
+
 /** The list shows the newest try-ons; older ones stay downloadable from their own page. */
 const listLimit = 50;
 /** How long a run waits for the provider before handing the job back to the queue. */

@@ -7,6 +7,7 @@ import type { TryOn } from '../../../common/api/tryon.ts';
 import { messages } from '../../../common/messages.ts';
 import { creditLedger, tryOns } from '../../db/schema/index.ts';
 import { startFakeFashn, type FakeFashn } from '../../../../tests/fakes/fashn-api.ts';
+import { startFakeS3, type FakeS3 } from '../../../../tests/fakes/s3-api.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
 import { overTenMegabyteJpeg } from '../../../../tests/helpers/uploads.ts';
@@ -48,9 +49,13 @@ function multipartBody(
   };
 }
 
-async function startTryOn(user: SignedInUser, parts: Parameters<typeof multipartBody>[0]) {
+async function startTryOn(
+  user: SignedInUser,
+  parts: Parameters<typeof multipartBody>[0],
+  target: TestApp = app,
+) {
   const body = multipartBody(parts);
-  const response = await app.app!.inject({
+  const response = await target.app!.inject({
     method: 'POST',
     url: '/api/tryons',
     headers: { ...user.headers, 'content-type': body.contentType },
@@ -211,6 +216,52 @@ describe('refusals that change nothing', () => {
     expect(
       (await api.call<{ tryOns: TryOn[] }>(stranger, 'GET', '/api/tryons')).body.tryOns,
     ).toEqual([]);
+  });
+});
+
+describe('try-on on a bucket that refuses the upload', () => {
+  const bucket = 'likeness-tryon';
+  let s3: FakeS3;
+  let bucketApp: TestApp;
+  let user: SignedInUser;
+
+  beforeAll(async () => {
+    const credentials = { accessKeyId: 'AKIDTRYON', secretAccessKey: 'tryon-secret' };
+    s3 = await startFakeS3({ ...credentials, buckets: [bucket] });
+    bucketApp = await createTestApp({
+      env: {
+        STORAGE: 's3',
+        S3_BUCKET: bucket,
+        S3_ENDPOINT: s3.url,
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_ACCESS_KEY_ID: credentials.accessKeyId,
+        S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+      },
+    });
+    user = await signUp(bucketApp);
+    await apiCaller(bucketApp).buyPlan(user, 'price_pro');
+  });
+  afterAll(async () => {
+    await bucketApp?.stop();
+    await s3?.close();
+  });
+
+  it('says the person image could not be uploaded, spends nothing and stores nothing', async () => {
+    const before = (await apiCaller(bucketApp).subscription(user)).credits;
+    s3.failNext('PutObject', 403, 'AccessDenied');
+    const started = await startTryOn(
+      user,
+      [
+        { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
+        { name: 'garment', file: garment },
+      ],
+      bucketApp,
+    );
+    expect(started.status).toBe(500);
+    expect(started.body.error?.message).toBe(messages.tryon.personUploadFailed);
+    expect((await apiCaller(bucketApp).subscription(user)).credits).toBe(before);
+    expect(await bucketApp.deps.database.db.select().from(tryOns)).toEqual([]);
+    expect([...s3.bucket(bucket).keys()].filter((key) => key.includes('-uploads/'))).toEqual([]);
   });
 });
 
