@@ -62,6 +62,21 @@ function countPlaywright(file) {
 }
 
 const wants = (stage) => !only || only === stage;
+
+/**
+ * Tests that never open a database: browser-side rules, the product module, image analysis and
+ * the engine adapters against their fakes. They run once, in the PGlite stage; on Postgres they
+ * would only repeat.
+ */
+const databaseFreeTests = [
+  'src/web/**',
+  'src/common/**',
+  'src/server/images/**',
+  'src/server/adapters/engine/**',
+  'src/server/adapters/storage/s3-storage.test.ts',
+  'src/server/config.test.ts',
+  'src/server/features/billing/billing-config.test.ts',
+];
 const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
 
 if (wants('check')) run('checks (types, lint, format)', 'npm', ['run', '--silent', 'check']);
@@ -70,14 +85,21 @@ if (wants('check')) run('checks (types, lint, format)', 'npm', ['run', '--silent
  * One vitest run, its output shown and kept: when the run fails with no failed test (an
  * unhandled error after a test, a crashed worker), the reason is repeated at the end.
  */
-async function runVitest(stage, label, env) {
+async function runVitest(stage, label, env, extraArgs = []) {
   console.log(`\n━━ ${label} ━━`);
   const report = `.tmp/vitest-${stage.toLowerCase()}.json`;
   rmSync(report, { force: true });
   const output = [];
   const child = spawn(
     'npx',
-    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    [
+      'vitest',
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      ...extraArgs,
+    ],
     { stdio: ['inherit', 'pipe', 'pipe'], env },
   );
   for (const [from, to] of [
@@ -111,7 +133,12 @@ if (wants('api')) {
 }
 
 if (wants('postgres') && TEST_DATABASE_URL) {
-  await runVitest('Postgres', 'API tests on Postgres', { ...process.env, TEST_DATABASE_URL });
+  await runVitest(
+    'Postgres',
+    'API tests on Postgres',
+    { ...process.env, TEST_DATABASE_URL },
+    databaseFreeTests.map((glob) => `--exclude=${glob}`),
+  );
 } else if (wants('postgres')) {
   console.log('\n(TEST_DATABASE_URL is not set: the Postgres run of the API tests is skipped)');
 }
