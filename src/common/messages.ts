@@ -1026,7 +1026,10 @@ export const messages = {
       noGarment:
         "We couldn't make out the garment in the garment photo. Use a photo of the garment on a plain background.",
       generic: "We couldn't complete this try-on. Please try again.",
+      timedOut: 'This try-on took too long and was stopped.',
     },
+    // To FASHN, for a webhook about a run we have not recorded yet: it delivers again later.
+    webhookTooEarly: 'This try-on is not ready for news yet; deliver it again later.',
     downloadFailed: 'Failed to download image',
     downloaded: 'Image downloaded successfully!',
     resultsTitle: 'Your Try-On Results',
