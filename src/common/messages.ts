@@ -1122,6 +1122,8 @@ export const messages = {
       custom: 'Custom',
       generated: 'Generated',
     },
+    // Read after the tab's name while the lock icon shows (the icon itself is decorative).
+    tryOnLocked: '(locked: Pro plan or above)',
     credits: 'Credits',
     choosePlan: 'Choose a plan',
     buyMoreCredits: 'Buy credits',
