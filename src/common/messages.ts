@@ -1033,6 +1033,7 @@ export const messages = {
     downloadFailed: 'Failed to download image',
     downloaded: 'Image downloaded successfully!',
     resultsTitle: 'Your Try-On Results',
+    loadMore: 'Load more',
     resultsEmpty: 'Your try-on results will appear here.',
     // The dashboard tab (studio): slots, picker, results.
     resultsEmptyHint: 'Add a person and a garment above, then start your first try-on.',

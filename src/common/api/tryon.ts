@@ -37,13 +37,13 @@ export type TryOn = z.infer<typeof tryOnSchema>;
 export const tryOnResponseSchema = z.object({ tryOn: tryOnSchema });
 
 /**
- * `GET /api/tryons[?before=<id>]`: the user's try-ons, newest first, a page at a time.
- * `nextBefore` asks for the next (older) page; null after the last.
+ * `GET /api/tryons[?cursor=<id>]`: the user's try-ons, newest first, a page at a time.
+ * `nextCursor` asks for the next (older) page; null after the last.
  */
-export const tryOnsQuerySchema = z.object({ before: z.string().min(1).optional() });
+export const tryOnsQuerySchema = z.object({ cursor: z.string().min(1).optional() });
 export const tryOnsResponseSchema = z.object({
   tryOns: z.array(tryOnSchema),
-  nextBefore: z.string().nullable(),
+  nextCursor: z.string().nullable(),
 });
 export type TryOnsPage = z.infer<typeof tryOnsResponseSchema>;
 

@@ -103,13 +103,13 @@ const tryOnApi: FastifyPluginAsyncZod<TryOnRoutesOptions> = async (app, options)
       schema: {
         tags,
         summary:
-          'Your try-ons, newest first, a page at a time (before: the last of the previous page)',
+          'Your try-ons, newest first, a page at a time (cursor: the last of the previous page)',
         querystring: tryOnsQuerySchema,
         response: { 200: tryOnsResponseSchema, ...errors },
       },
     },
     async (request) =>
-      tryOn.list((await authenticator.requireUser(request)).id, request.query.before),
+      tryOn.list((await authenticator.requireUser(request)).id, request.query.cursor),
   );
 
   app.get(

@@ -332,13 +332,13 @@ export function createTryOnService(deps: TryOnServiceDeps) {
       }
     },
 
-    /** Newest first, a page at a time; `before` is the last try-on of the previous page. */
-    async list(userId: string, before?: string) {
-      const page = await listTryOns(db, userId, tryOnRules.listPageSize + 1, before);
+    /** Newest first, a page at a time; `cursor` is the last try-on of the previous page. */
+    async list(userId: string, cursor?: string) {
+      const page = await listTryOns(db, userId, tryOnRules.listPageSize + 1, cursor);
       const rows = page.slice(0, tryOnRules.listPageSize);
       return {
         tryOns: await Promise.all(rows.map(toTryOn)),
-        nextBefore: page.length > rows.length ? rows.at(-1)!.id : null,
+        nextCursor: page.length > rows.length ? rows.at(-1)!.id : null,
       };
     },
 

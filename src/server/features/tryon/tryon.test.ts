@@ -148,6 +148,51 @@ describe('try-on with the local engine', () => {
   });
 });
 
+describe('the results list', () => {
+  it('pages past the first 50, newest first, each labelled by the engine that made it', async () => {
+    const user = await signUp(app);
+    // Recorded directly: making 51 try-ons through the engine would take minutes.
+    const count = tryOnNumbers.listPageSize + 1;
+    const start = Date.now() - count * 60_000;
+    await app.deps.database.db.insert(tryOns).values(
+      Array.from({ length: count }, (_, index) => ({
+        id: `tryon-page-${String(index).padStart(3, '0')}`,
+        userId: user.id,
+        personKey: `users/${user.id}/person-uploads/${index}.jpg`,
+        garmentKey: `users/${user.id}/garment-uploads/${index}.jpg`,
+        status: 'failed',
+        failureReason: messages.tryon.errors.generic,
+        // The oldest was made by FASHN, before the setting changed to local.
+        engine: index === 0 ? 'fashn' : 'local',
+        createdAt: new Date(start + index * 60_000),
+      })),
+    );
+    type Page = { tryOns: TryOn[]; nextCursor: string | null };
+    const first = (await api.call<Page>(user, 'GET', '/api/tryons')).body;
+    expect(first.tryOns).toHaveLength(tryOnNumbers.listPageSize);
+    expect(first.tryOns[0]!.id).toBe(`tryon-page-${String(count - 1).padStart(3, '0')}`);
+    expect(first.tryOns.every((tryOn) => tryOn.isPreview)).toBe(true);
+    expect(first.nextCursor).toBe(first.tryOns.at(-1)!.id);
+
+    const second = (
+      await api.call<Page>(
+        user,
+        'GET',
+        `/api/tryons?cursor=${encodeURIComponent(first.nextCursor!)}`,
+      )
+    ).body;
+    expect(second.tryOns.map((tryOn) => [tryOn.id, tryOn.isPreview])).toEqual([
+      ['tryon-page-000', false],
+    ]);
+    expect(second.nextCursor).toBeNull();
+
+    // Another user's cursor finds nothing of theirs.
+    const stranger = await signUp(app);
+    const foreign = await api.call<Page>(stranger, 'GET', `/api/tryons?cursor=${first.nextCursor}`);
+    expect(foreign.body.tryOns).toEqual([]);
+  });
+});
+
 describe('refusals that change nothing', () => {
   const cases: [string, () => Parameters<typeof multipartBody>[0], number, string][] = [
     [
