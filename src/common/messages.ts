@@ -284,6 +284,7 @@ export const messages = {
     selectPlan: 'Select Plan',
     processing: 'Processing...',
     noCustomPrompts: 'No Custom Prompts',
+    noTryOn: 'No Try-On',
     invalidPlan: (plan: string) => `Invalid plan: ${plan}`,
     basicNoCustomPrompts:
       "Basic plan doesn't include custom prompting. Please choose Pro or Premium.",

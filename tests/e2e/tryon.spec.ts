@@ -189,6 +189,30 @@ test('a Basic subscriber finds the try-on tab locked, with the way to upgrade', 
   ).toHaveAttribute('href', '/subscription?from=tryon');
 });
 
+test('a signed-in visitor without a plan is led to the plans, where Basic is no try-on plan', async ({
+  page,
+}) => {
+  await signUpInBrowser(page, 'tryon-no-plan');
+  await page.goto('/tryon');
+  await expect(
+    page.getByRole('link', { name: 'Choose a plan for Try-On' }).first(),
+  ).toHaveAttribute('href', '/subscription?from=tryon');
+  const plans = page.getByRole('list', { name: 'Plans' });
+  await expect(
+    plans.getByRole('article', { name: 'Basic', exact: true }).getByRole('button'),
+  ).toHaveText('No Try-On');
+  await expect(
+    plans.getByRole('article', { name: 'Basic', exact: true }).getByRole('button'),
+  ).toBeDisabled();
+  await expect(
+    plans.getByRole('article', { name: 'Pro', exact: true }).getByRole('button'),
+  ).toHaveText('Select Plan');
+  await expect(
+    plans.getByRole('article', { name: 'Pro', exact: true }).getByRole('button'),
+  ).toBeEnabled();
+  await expectNoSeriousA11yViolations(page);
+});
+
 test('a Pro subscriber tries a garment on one of their generated images', async ({ page }) => {
   test.setTimeout(600_000);
   await signUpInBrowser(page, 'tryon-pro');

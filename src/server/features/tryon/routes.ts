@@ -14,6 +14,7 @@ import type { TryOnEngine } from '../../adapters/engine/tryon-engine.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Authenticator } from '../../http/authenticate.ts';
 import { normalizePhoto, receiveUpload } from '../../images/intake.ts';
+import { garmentBackdrop } from './garment-backdrop.ts';
 import type { PersonSource, TryOnService } from './service.ts';
 
 export interface TryOnRoutesOptions {
@@ -89,7 +90,11 @@ const tryOnApi: FastifyPluginAsyncZod<TryOnRoutesOptions> = async (app, options)
           : generationId
             ? { generationId }
             : undefined;
-        const garment = garmentFile ? await normalizePhoto(garmentFile.path) : undefined;
+        const garment = garmentFile
+          ? await normalizePhoto(garmentFile.path, {
+              background: await garmentBackdrop(garmentFile.path),
+            })
+          : undefined;
         return reply.status(201).send({ tryOn: await tryOn.create(user.id, person, garment) });
       } finally {
         await upload.discard();

@@ -125,6 +125,20 @@ describe('try-on with the local engine', () => {
     expect(list.body.tryOns[0]!.id).toBe(done.id);
   });
 
+  it('puts a white garment cut out on a transparent PNG on the person', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800">
+      <path d="M250 150 L330 110 Q400 160 470 110 L550 150 L680 260 L600 340 L560 300 L560 700 L240 700 L240 300 L200 340 L120 260 Z" fill="#fbfbf8"/>
+    </svg>`;
+    const cutOut = await sharp(Buffer.from(svg)).png().toBuffer();
+    const started = await startTryOn(pro, [
+      { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
+      { name: 'garment', file: cutOut, filename: 'white-shirt.png' },
+    ]);
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const done = await tryOnWhen(pro, started.body.tryOn!.id);
+    expect(done).toMatchObject({ status: 'completed', failureReason: null });
+  });
+
   it('fails with a reason and refunds once when the person photo shows nobody', async () => {
     const before = (await api.subscription(pro)).credits;
     const started = await startTryOn(pro, [
