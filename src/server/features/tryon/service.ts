@@ -212,8 +212,9 @@ export function createTryOnService(deps: TryOnServiceDeps) {
    * job, delayed, takes over if this process stops first).
    */
   async function runWhileAnswering(id: string): Promise<void> {
-    const stop = new AbortController();
-    const running = run(id, { isLastAttempt: false, signal: stop.signal }).catch((error: unknown) =>
+    // An in-process run has no provider to poll, so nothing would ever look at an abort.
+    const never = new AbortController().signal;
+    const running = run(id, { isLastAttempt: false, signal: never }).catch((error: unknown) =>
       logger.warn({ err: error, tryOnId: id }, 'try-on left to its job'),
     );
     let timer: ReturnType<typeof setTimeout> | undefined;
