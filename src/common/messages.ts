@@ -284,6 +284,7 @@ export const messages = {
     selectPlan: 'Select Plan',
     processing: 'Processing...',
     noCustomPrompts: 'No Custom Prompts',
+    noTryOn: 'No Try-On',
     invalidPlan: (plan: string) => `Invalid plan: ${plan}`,
     basicNoCustomPrompts:
       "Basic plan doesn't include custom prompting. Please choose Pro or Premium.",
@@ -1026,10 +1027,14 @@ export const messages = {
       noGarment:
         "We couldn't make out the garment in the garment photo. Use a photo of the garment on a plain background.",
       generic: "We couldn't complete this try-on. Please try again.",
+      timedOut: 'This try-on took too long and was stopped.',
     },
+    // To FASHN, for a webhook about a run we have not recorded yet: it delivers again later.
+    webhookTooEarly: 'This try-on is not ready for news yet; deliver it again later.',
     downloadFailed: 'Failed to download image',
     downloaded: 'Image downloaded successfully!',
     resultsTitle: 'Your Try-On Results',
+    loadMore: 'Load more',
     resultsEmpty: 'Your try-on results will appear here.',
     // The dashboard tab (studio): slots, picker, results.
     resultsEmptyHint: 'Add a person and a garment above, then start your first try-on.',
@@ -1119,6 +1124,8 @@ export const messages = {
       custom: 'Custom',
       generated: 'Generated',
     },
+    // Read after the tab's name while the lock icon shows (the icon itself is decorative).
+    tryOnLocked: '(locked: Pro plan or above)',
     credits: 'Credits',
     choosePlan: 'Choose a plan',
     buyMoreCredits: 'Buy credits',

@@ -456,6 +456,18 @@ export const tryOn = {
   durationSecondsMax: 60,
   publicSliderStartPercent: 50,
   engineOptions: { category: 'auto', mode: 'balanced', garmentPhotoType: 'auto' },
+  // An in-process engine (local) finishes in about a second, so the start answer waits this long
+  // for it and can already say "completed"; past it, the answer says "started".
+  startAnswerWaitMs: 8000,
+  // The job behind an in-process run the start answer waits for starts this much later: it only
+  // matters when that process stopped before the run ended.
+  inProcessJobDelaySeconds: 60,
+  // A try-on with no outcome this long after its start is settled by the sweep (every 5 minutes):
+  // the provider is asked once more, else it fails and its credit is refunded. Longer than a
+  // job's attempts with their pauses (4 x 4 minutes).
+  staleAfterMinutes: 30,
+  // Results per page of the list (newest first); older ones load on demand.
+  listPageSize: 50,
 } as const;
 
 // ---------------------------------------------------------------------------------------------

@@ -159,6 +159,8 @@ test('a Basic subscriber finds the try-on tab locked, with the way to upgrade', 
   const tab = page.getByRole('tab', { name: 'Try-On' });
   await expect(tab).toHaveAttribute('aria-selected', 'true');
   await expect(tab.locator('svg.lucide-lock')).toHaveCount(1);
+  // The lock is announced, not only drawn.
+  await expect(tab).toHaveAccessibleName('Try-On (locked: Pro plan or above)');
 
   const gate = page.getByTestId('tryon-gate');
   await expect(gate.getByRole('heading', { name: 'Upgrade Required' })).toBeVisible();
@@ -187,6 +189,30 @@ test('a Basic subscriber finds the try-on tab locked, with the way to upgrade', 
   ).toHaveAttribute('href', '/subscription?from=tryon');
 });
 
+test('a signed-in visitor without a plan is led to the plans, where Basic is no try-on plan', async ({
+  page,
+}) => {
+  await signUpInBrowser(page, 'tryon-no-plan');
+  await page.goto('/tryon');
+  await expect(
+    page.getByRole('link', { name: 'Choose a plan for Try-On' }).first(),
+  ).toHaveAttribute('href', '/subscription?from=tryon');
+  const plans = page.getByRole('list', { name: 'Plans' });
+  await expect(
+    plans.getByRole('article', { name: 'Basic', exact: true }).getByRole('button'),
+  ).toHaveText('No Try-On');
+  await expect(
+    plans.getByRole('article', { name: 'Basic', exact: true }).getByRole('button'),
+  ).toBeDisabled();
+  await expect(
+    plans.getByRole('article', { name: 'Pro', exact: true }).getByRole('button'),
+  ).toHaveText('Select Plan');
+  await expect(
+    plans.getByRole('article', { name: 'Pro', exact: true }).getByRole('button'),
+  ).toBeEnabled();
+  await expectNoSeriousA11yViolations(page);
+});
+
 test('a Pro subscriber tries a garment on one of their generated images', async ({ page }) => {
   test.setTimeout(600_000);
   await signUpInBrowser(page, 'tryon-pro');
@@ -199,6 +225,7 @@ test('a Pro subscriber tries a garment on one of their generated images', async 
   const tab = page.getByRole('tab', { name: 'Try-On' });
   await expect(tab).toHaveAttribute('aria-selected', 'true');
   await expect(tab.locator('svg.lucide-lock')).toHaveCount(0);
+  await expect(tab).toHaveAccessibleName('Try-On');
   await expect(page.getByTestId('tryon-gate')).toHaveCount(0);
 
   await test.step('Start Try-On without pictures asks for both', async () => {
@@ -254,15 +281,14 @@ test('a Pro subscriber tries a garment on one of their generated images', async 
 
   await test.step('Start Try-On shows the result', async () => {
     await page.getByRole('button', { name: 'Start Try-On' }).click();
-    await expect(
-      page.getByText(
-        /^(AI Try-On completed! View your result below\.|AI Try-On started! Results will appear below when ready\.)$/,
-      ),
-    ).toBeVisible();
+    // The local engine works in-process: the start answer waited for it, so it is already done.
+    await expect(page.getByText('AI Try-On completed! View your result below.')).toBeVisible({
+      timeout: 20_000,
+    });
     const results = page.getByRole('list', { name: 'Your Try-On Results' });
     const card = results.getByRole('article');
     await expect(card).toHaveCount(1);
-    await expect(card.getByText('Ready', { exact: true })).toBeVisible({ timeout: 60_000 });
+    await expect(card.getByText('Ready', { exact: true })).toBeVisible();
     await expect(card.getByText('Preview', { exact: true })).toBeVisible();
     await expect(card.getByText('Just now')).toBeVisible();
     const result = card.getByRole('img', { name: /^Try-on result from/ });

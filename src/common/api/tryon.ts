@@ -36,8 +36,16 @@ export type TryOn = z.infer<typeof tryOnSchema>;
  */
 export const tryOnResponseSchema = z.object({ tryOn: tryOnSchema });
 
-/** `GET /api/tryons`: the user's try-ons, newest first. */
-export const tryOnsResponseSchema = z.object({ tryOns: z.array(tryOnSchema) });
+/**
+ * `GET /api/tryons[?cursor=<id>]`: the user's try-ons, newest first, a page at a time.
+ * `nextCursor` asks for the next (older) page; null after the last.
+ */
+export const tryOnsQuerySchema = z.object({ cursor: z.string().min(1).optional() });
+export const tryOnsResponseSchema = z.object({
+  tryOns: z.array(tryOnSchema),
+  nextCursor: z.string().nullable(),
+});
+export type TryOnsPage = z.infer<typeof tryOnsResponseSchema>;
 
 /** Events pushed on `GET /api/events`: data { tryOnId, status }. */
 export const tryOnEvents = { tryOnUpdated: 'tryon.updated' } as const;

@@ -152,7 +152,11 @@ function displayName(name: string | undefined): string {
 }
 
 /** Checks and normalises a received photo; throws a 4xx AppError naming what is wrong. */
-export async function normalizePhoto(file: string): Promise<NormalizedPhoto> {
+export async function normalizePhoto(
+  file: string,
+  /** The colour transparent parts become (white unless the caller knows better). */
+  options: { background?: string } = {},
+): Promise<NormalizedPhoto> {
   let metadata: Metadata;
   try {
     // Reads the header only: the pixel limit is checked below, before anything is decoded.
@@ -184,7 +188,7 @@ export async function normalizePhoto(file: string): Promise<NormalizedPhoto> {
         height: Math.round(height * scale),
         fit: 'fill',
       })
-      .flatten({ background: '#ffffff' })
+      .flatten({ background: options.background ?? '#ffffff' })
       .toColourspace('srgb')
       .jpeg({ quality: 90, mozjpeg: false })
       .toBuffer({ resolveWithObject: true });

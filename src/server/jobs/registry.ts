@@ -10,7 +10,7 @@ import {
 } from '../features/studio/jobs.ts';
 import type { Studio } from '../features/studio/studio.ts';
 import type { Generation } from '../features/generation/generation.ts';
-import { runTryOnJob } from '../features/tryon/jobs.ts';
+import { runTryOnJob, sweepTryOnsJob } from '../features/tryon/jobs.ts';
 import type { TryOnFeature } from '../features/tryon/tryon.ts';
 import { generateImageJob, sweepGenerationsJob } from '../features/generation/jobs.ts';
 import type { JobType, JobWorker } from './job-queue.ts';
@@ -26,6 +26,7 @@ export const jobTypes: JobType<unknown>[] = [
   generateImageJob,
   sweepGenerationsJob,
   runTryOnJob,
+  sweepTryOnsJob,
 ] as JobType<unknown>[];
 
 export interface WorkerDeps {

@@ -16,7 +16,12 @@ import { LocalStorage } from '../storage/local-storage.ts';
 import { createTryOnEngine } from './create-tryon-engine.ts';
 import { createFashnTryOnEngine, fashnWebhookToken } from './fashn-tryon.ts';
 import { EngineError } from './training-engine.ts';
-import type { TryOnEngine, TryOnRequest, TryOnState } from './tryon-engine.ts';
+import {
+  makesPreviews,
+  type TryOnEngine,
+  type TryOnRequest,
+  type TryOnState,
+} from './tryon-engine.ts';
 
 let fake: FakeFashn;
 let files: FileHost;
@@ -172,13 +177,21 @@ describe('FASHN try-on: outcomes', () => {
   it.each([
     ['ImageLoadError', messages.tryon.errors.imageLoad],
     ['PoseError', messages.tryon.errors.pose],
-    ['PipelineError', messages.tryon.errors.generic],
     ['InputValidationError', messages.tryon.errors.generic],
     ['3rdPartyProviderError', messages.tryon.errors.generic],
     ['constructor', messages.tryon.errors.generic],
   ])('maps the runtime error %s to its words', async (errorName, words) => {
     fake.scriptRun({ outcome: 'fail', errorName });
     expect(await run()).toEqual({ status: 'failed', error: words });
+  });
+
+  it('marks a PipelineError worth another run (FASHN: "Retry; failures are not charged")', async () => {
+    fake.scriptRun({ outcome: 'fail', errorName: 'PipelineError' });
+    expect(await run()).toEqual({
+      status: 'failed',
+      error: messages.tryon.errors.generic,
+      retry: true,
+    });
   });
 
   it('reports a ContentModerationError as blocked by the safety filter', async () => {
@@ -332,7 +345,8 @@ describe('try-on engine choice', () => {
       });
       expect(createTryOnEngine(loadConfig({ DATA_DIR: dataDir }), storage).name).toBe('local');
       const fashn = createTryOnEngine(loadConfig({ ...fake.env, DATA_DIR: dataDir }), storage);
-      expect(fashn).toMatchObject({ name: 'fashn', makesPreviews: false });
+      expect(fashn).toMatchObject({ name: 'fashn', inProcess: false });
+      expect(makesPreviews(fashn.name)).toBe(false);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -20,7 +20,8 @@ import type { TryOnEngine, TryOnRequest, TryOnStart, TryOnState } from './tryon-
  *
  * Statuses: `starting`, `in_queue`, `processing` → running; `completed` → the first output is
  * downloaded at once (CDN URLs live 72 h) and checked to be an image; `failed` / `canceled` →
- * failed, with the runtime `error.name` in words for the user (`messages.tryon.errors`).
+ * failed, with the runtime `error.name` in words for the user (`messages.tryon.errors`);
+ * `PipelineError` is marked worth another run (not charged, §3.5).
  *
  * API errors (`{"error": "<Name>", "message": "..."}`) follow provider-http.ts: network
  * trouble, timeouts, 408, 5xx, unreadable answers and 429 `RateLimitExceeded` /
@@ -118,7 +119,7 @@ export function createFashnTryOnEngine(
 
   return {
     name: 'fashn',
-    makesPreviews: false,
+    inProcess: false,
 
     async start(request: TryOnRequest): Promise<TryOnStart> {
       const query = request.webhookUrl
@@ -155,6 +156,8 @@ export function createFashnTryOnEngine(
             status: 'failed',
             error: fashnErrorMessage(name),
             ...(name === 'ContentModerationError' ? { blocked: true } : {}),
+            // §3.5: "Retry; failures are not charged".
+            ...(name === 'PipelineError' ? { retry: true } : {}),
           };
         }
         case 'canceled':

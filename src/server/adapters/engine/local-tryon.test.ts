@@ -10,7 +10,12 @@ import { LocalStorage } from '../storage/local-storage.ts';
 import { storageKey } from '../storage/storage.ts';
 import { createLocalTryOnEngine, torsoRegion } from './local-tryon.ts';
 import { previewBadgeBox } from './preview-badge.ts';
-import type { TryOnEngine, TryOnRequest, TryOnState } from './tryon-engine.ts';
+import {
+  makesPreviews,
+  type TryOnEngine,
+  type TryOnRequest,
+  type TryOnState,
+} from './tryon-engine.ts';
 
 // Real photos (CC0 / public domain): see assets/seed/LICENSES.md and tests/fixtures/photos/README.md.
 const seed = new URL('../../../../assets/seed/', import.meta.url);
@@ -181,7 +186,8 @@ afterAll(() => {
 describe('local try-on', () => {
   it('is an in-process preview engine with nothing to poll and no webhooks', async () => {
     expect(engine.name).toBe('local');
-    expect(engine.makesPreviews).toBe(true);
+    expect(engine.inProcess).toBe(true);
+    expect(makesPreviews(engine.name)).toBe(true);
     expect(await engine.status('anything')).toEqual({
       status: 'failed',
       error: messages.tryon.errors.generic,

@@ -140,7 +140,7 @@ export function createLocalTryOnEngine({ storage }: { storage: Storage }): TryOn
 
   return {
     name: 'local',
-    makesPreviews: true,
+    inProcess: true,
 
     async start(request: TryOnRequest): Promise<TryOnStart> {
       return { reference: null, state: await tryOn(request) };

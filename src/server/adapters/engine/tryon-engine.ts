@@ -27,9 +27,11 @@ export type TryOnState =
   /**
    * `error` is shown to the user (a provider error name mapped to words). The credit is refunded
    * unless the provider's safety filter `blocked` the pictures (the specification's rule for a
-   * safety-blocked image).
+   * safety-blocked image). `retry`: the provider says another run may well succeed and did not
+   * charge the failed one (FASHN's PipelineError), so the job starts a new run while it has
+   * attempts left.
    */
-  | { status: 'failed'; error: string; blocked?: boolean };
+  | { status: 'failed'; error: string; blocked?: boolean; retry?: boolean };
 
 export interface TryOnStart {
   /** The provider's prediction id (null for the local engine). */
@@ -40,7 +42,8 @@ export interface TryOnStart {
 
 export interface TryOnEngine {
   readonly name: 'local' | 'fashn';
-  readonly makesPreviews: boolean;
+  /** Works inside our process in about a second (local): the start answer can wait for it. */
+  readonly inProcess: boolean;
   start(request: TryOnRequest): Promise<TryOnStart>;
   /** The provider's current state; a finished one comes with the image already downloaded. */
   status(reference: string): Promise<TryOnState>;
@@ -54,4 +57,12 @@ export interface TryOnEngine {
    * never trusted: the caller re-reads the state with `status`.
    */
   readWebhook(request: WebhookRequest): string | null;
+}
+
+/**
+ * Whether an engine's results are labelled previews (the local engine's composites): asked of the
+ * engine stored with each try-on, so changing TRYON_ENGINE does not relabel older results.
+ */
+export function makesPreviews(engineName: string): boolean {
+  return engineName === 'local';
 }

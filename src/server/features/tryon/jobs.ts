@@ -8,3 +8,10 @@ export const runTryOnJob = defineJobType('tryon.run', z.object({ tryOnId: z.stri
   retryBackoff: true,
   expireInSeconds: 600,
 });
+
+/** Settles try-ons with no outcome for too long (their jobs died): asks the engine, else refunds. */
+export const sweepTryOnsJob = defineJobType('tryon.sweep', z.object({}), {
+  retryLimit: 1,
+  retryDelaySeconds: 60,
+  expireInSeconds: 300,
+});

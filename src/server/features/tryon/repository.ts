@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { tryOns } from '../../db/schema/index.ts';
 
@@ -14,11 +14,21 @@ export async function insertTryOn(
   return inserted!;
 }
 
-export async function listTryOns(tx: Executor, userId: string, limit: number): Promise<TryOnRow[]> {
+/** Newest first; older than `before` (one of the user's try-ons) when given. */
+export async function listTryOns(
+  tx: Executor,
+  userId: string,
+  limit: number,
+  before?: string,
+): Promise<TryOnRow[]> {
+  // Compared in SQL: the stored microseconds would be lost in a JavaScript Date.
+  const older = before
+    ? sql`(${tryOns.createdAt}, ${tryOns.id}) < (select t.created_at, t.id from tryons t where t.id = ${before} and t.user_id = ${userId})`
+    : undefined;
   return tx
     .select()
     .from(tryOns)
-    .where(eq(tryOns.userId, userId))
+    .where(and(eq(tryOns.userId, userId), older))
     .orderBy(desc(tryOns.createdAt), desc(tryOns.id))
     .limit(limit);
 }
@@ -49,4 +59,12 @@ export async function updateTryOn(
 ): Promise<TryOnRow | undefined> {
   const [row] = await tx.update(tryOns).set(values).where(eq(tryOns.id, id)).returning();
   return row;
+}
+
+/** Try-ons still processing that started before `before`, whoever they belong to (the sweep). */
+export async function staleTryOns(tx: Executor, before: Date): Promise<TryOnRow[]> {
+  return tx
+    .select()
+    .from(tryOns)
+    .where(and(eq(tryOns.status, 'processing'), lt(tryOns.createdAt, before)));
 }

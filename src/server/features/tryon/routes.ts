@@ -3,13 +3,18 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { errorResponseSchema } from '../../../common/errors.ts';
 import { idParamsSchema } from '../../../common/api/generation.ts';
-import { tryOnResponseSchema, tryOnsResponseSchema } from '../../../common/api/tryon.ts';
+import {
+  tryOnResponseSchema,
+  tryOnsQuerySchema,
+  tryOnsResponseSchema,
+} from '../../../common/api/tryon.ts';
 import { messages } from '../../../common/messages.ts';
 import { rateLimits, tryOn as tryOnRules } from '../../../common/product.ts';
 import type { TryOnEngine } from '../../adapters/engine/tryon-engine.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Authenticator } from '../../http/authenticate.ts';
 import { normalizePhoto, receiveUpload } from '../../images/intake.ts';
+import { garmentBackdrop } from './garment-backdrop.ts';
 import type { PersonSource, TryOnService } from './service.ts';
 
 export interface TryOnRoutesOptions {
@@ -85,7 +90,11 @@ const tryOnApi: FastifyPluginAsyncZod<TryOnRoutesOptions> = async (app, options)
           : generationId
             ? { generationId }
             : undefined;
-        const garment = garmentFile ? await normalizePhoto(garmentFile.path) : undefined;
+        const garment = garmentFile
+          ? await normalizePhoto(garmentFile.path, {
+              background: await garmentBackdrop(garmentFile.path),
+            })
+          : undefined;
         return reply.status(201).send({ tryOn: await tryOn.create(user.id, person, garment) });
       } finally {
         await upload.discard();
@@ -98,11 +107,14 @@ const tryOnApi: FastifyPluginAsyncZod<TryOnRoutesOptions> = async (app, options)
     {
       schema: {
         tags,
-        summary: 'Your try-ons, newest first',
+        summary:
+          'Your try-ons, newest first, a page at a time (cursor: the last of the previous page)',
+        querystring: tryOnsQuerySchema,
         response: { 200: tryOnsResponseSchema, ...errors },
       },
     },
-    async (request) => tryOn.list((await authenticator.requireUser(request)).id),
+    async (request) =>
+      tryOn.list((await authenticator.requireUser(request)).id, request.query.cursor),
   );
 
   app.get(
@@ -143,8 +155,10 @@ const tryOnWebhookRoute: FastifyPluginAsync<TryOnRoutesOptions> = async (app, op
         rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
       });
       if (!id) throw new AppError('UNAUTHORIZED', messages.http.webhookNotVerified);
-      if (!(await tryOn.webhook(id)))
-        request.log.warn({ tryOnId: id }, 'webhook for an unknown try-on');
+      const outcome = await tryOn.webhook(id);
+      // Not a 2xx, so FASHN delivers again (up to 5 times within about 5 minutes).
+      if (outcome === 'early') throw new AppError('UNAVAILABLE', messages.tryon.webhookTooEarly);
+      if (outcome === 'unknown') request.log.warn({ tryOnId: id }, 'webhook for an unknown try-on');
       return reply.send({ received: true });
     },
   );

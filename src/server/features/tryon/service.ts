@@ -6,7 +6,11 @@ import { tryOnEvents, type TryOn } from '../../../common/api/tryon.ts';
 import { messages } from '../../../common/messages.ts';
 import { canUseTryOn, costs, toTier, tryOn as tryOnRules } from '../../../common/product.ts';
 import { EngineError } from '../../adapters/engine/training-engine.ts';
-import type { TryOnEngine, TryOnState } from '../../adapters/engine/tryon-engine.ts';
+import {
+  makesPreviews,
+  type TryOnEngine,
+  type TryOnState,
+} from '../../adapters/engine/tryon-engine.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -24,6 +28,7 @@ import {
   insertTryOn,
   listTryOns,
   lockTryOnById,
+  staleTryOns,
   updateTryOn,
   type TryOnRow,
 } from './repository.ts';
@@ -53,8 +58,6 @@ class StepFailed extends Error {
   }
 }
 
-/** The list shows the newest try-ons; older ones stay downloadable from their own page. */
-const listLimit = 50;
 /** How long a run waits for the provider before handing the job back to the queue. */
 const runDeadlineMs = 4 * 60_000;
 
@@ -77,7 +80,8 @@ export function createTryOnService(deps: TryOnServiceDeps) {
       garmentImageUrl: await signed(row.garmentKey),
       resultImageUrl: done ? await signed(row.resultKey) : null,
       downloadUrl: done ? await signed(row.resultKey, `try-on-${row.id.slice(0, 8)}.jpg`) : null,
-      isPreview: engine.makesPreviews,
+      // The engine that made it, not today's setting.
+      isPreview: makesPreviews(row.engine),
       createdAt: row.createdAt.toISOString(),
       completedAt: row.completedAt?.toISOString() ?? null,
     };
@@ -94,14 +98,24 @@ export function createTryOnService(deps: TryOnServiceDeps) {
 
   /**
    * Ends a try-on once: completed with its stored result, failed with a reason and a refund, or
-   * blocked by the provider's safety filter with a reason and no refund.
+   * blocked by the provider's safety filter with a reason and no refund. Answers whether this call
+   * ended it.
    */
-  async function end(id: string, state: Exclude<TryOnState, { status: 'running' }>) {
+  async function end(
+    id: string,
+    state: Exclude<TryOnState, { status: 'running' }>,
+  ): Promise<boolean> {
     let resultKey: string | null = null;
     const row = await findTryOnById(db, id);
-    if (!row || row.status !== 'processing') return;
+    if (!row || row.status !== 'processing') return false;
     if (state.status === 'succeeded') {
-      resultKey = userStorageKey(row.userId, 'tryon-results', `${id}.jpg`);
+      // A key per ending: when the webhook and the poller end the try-on together, the one that
+      // comes second deletes its own copy, never the stored result.
+      resultKey = userStorageKey(
+        row.userId,
+        'tryon-results',
+        `${id}-${randomUUID().slice(0, 8)}.jpg`,
+      );
       const jpeg = await sharp(state.image.bytes, { limitInputPixels: 40_000_000 })
         .rotate()
         .flatten({ background: '#ffffff' })
@@ -124,6 +138,110 @@ export function createTryOnService(deps: TryOnServiceDeps) {
     });
     if (ended) await publish(ended);
     else if (resultKey) await storage.delete(resultKey).catch(() => {});
+    return ended !== undefined;
+  }
+
+  /** The provider's word on a run that ended in a failure worth another run (see TryOnState). */
+  const wantsAnotherRun = (state: TryOnState) => state.status === 'failed' && state.retry === true;
+
+  /** The run job: start the engine, then follow it until it ends (a webhook may end it first). */
+  async function run(id: string, job: { isLastAttempt: boolean; signal: AbortSignal }) {
+    const row = await findTryOnById(db, id);
+    if (!row || row.status !== 'processing') return;
+    try {
+      let reference = row.engineReference;
+      if (!reference) {
+        const started = await engine.start({
+          tryOnId: id,
+          userId: row.userId,
+          personUrl: await absoluteUrl(row.personKey, messages.tryon.personSignedUrlFailed),
+          personKey: row.personKey,
+          garmentUrl: await absoluteUrl(row.garmentKey, messages.tryon.garmentSignedUrlFailed),
+          garmentKey: row.garmentKey,
+          options: tryOnRules.engineOptions,
+          webhookUrl: engine.inProcess
+            ? null
+            : engine.webhookUrl(`${deps.publicUrl}/api/webhooks/tryon/${engine.name}`, id),
+        });
+        if (started.state && started.state.status !== 'running') {
+          await end(id, started.state);
+          return;
+        }
+        reference = started.reference;
+        if (!reference) {
+          await end(id, { status: 'failed', error: messages.tryon.errors.generic });
+          return;
+        }
+        await updateTryOn(db, id, { engineReference: reference });
+      }
+      const deadline = Date.now() + runDeadlineMs;
+      for (let pause = 1000; Date.now() < deadline; pause = Math.min(pause * 1.5, 5000)) {
+        if (job.signal.aborted) throw new EngineError('stopped', { transient: true });
+        const current = await findTryOnById(db, id);
+        if (current?.status !== 'processing') return; // the webhook ended it
+        const state = await engine.status(reference);
+        if (wantsAnotherRun(state) && !job.isLastAttempt) {
+          // The next attempt starts a new run.
+          await updateTryOn(db, id, { engineReference: null });
+          throw new EngineError('the provider asks for another run', { transient: true });
+        }
+        if (state.status !== 'running') {
+          await end(id, state);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, pause));
+      }
+      throw new EngineError('the try-on is still running', { transient: true });
+    } catch (error) {
+      const transient = !(error instanceof EngineError) || error.transient;
+      logger.warn({ err: error, tryOnId: id }, 'try-on run did not finish');
+      metrics.engineErrors.inc({
+        engine: engine.name,
+        operation: 'tryon',
+        kind: transient ? 'transient' : 'final',
+      });
+      if (transient && !job.isLastAttempt) throw error;
+      // The provider's own words stay in the log; the user gets ours.
+      const reason = error instanceof StepFailed ? error.message : messages.tryon.errors.generic;
+      await end(id, { status: 'failed', error: reason });
+    }
+  }
+
+  /**
+   * An in-process engine's run, while the start request waits a bounded time for it (the queued
+   * job, delayed, takes over if this process stops first).
+   */
+  async function runWhileAnswering(id: string): Promise<void> {
+    // An in-process run has no provider to poll, so nothing would ever look at an abort.
+    const never = new AbortController().signal;
+    const running = run(id, { isLastAttempt: false, signal: never }).catch((error: unknown) =>
+      logger.warn({ err: error, tryOnId: id }, 'try-on left to its job'),
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      running,
+      new Promise((resolve) => (timer = setTimeout(resolve, tryOnRules.startAnswerWaitMs))),
+    ]);
+    clearTimeout(timer);
+  }
+
+  /**
+   * A stale try-on's outcome: the provider's, when it has one to give; else failed as timed out.
+   * Undefined when the provider cannot be asked right now (the next sweep asks again).
+   */
+  async function lastWord(
+    row: TryOnRow,
+  ): Promise<Exclude<TryOnState, { status: 'running' }> | undefined> {
+    const timedOut = { status: 'failed', error: messages.tryon.errors.timedOut } as const;
+    if (!row.engineReference) return timedOut;
+    try {
+      const state = await engine.status(row.engineReference);
+      return state.status === 'running' || wantsAnotherRun(state) ? timedOut : state;
+    } catch (error) {
+      logger.warn({ err: error, tryOnId: row.id }, 'stale try-on: the provider could not be asked');
+      if (error instanceof EngineError && error.transient) return undefined;
+      return timedOut;
+    }
   }
 
   /** Stores an upload; a storage failure is answered in the specification's words for it. */
@@ -193,19 +311,36 @@ export function createTryOnService(deps: TryOnServiceDeps) {
             garmentKey,
             engine: engine.name,
           });
-          await queue.send(runTryOnJob, { tryOnId: id }, { tx });
+          await queue.send(
+            runTryOnJob,
+            { tryOnId: id },
+            {
+              tx,
+              ...(engine.inProcess
+                ? { startAfterSeconds: tryOnRules.inProcessJobDelaySeconds }
+                : {}),
+            },
+          );
           return inserted;
         });
         await publish(row);
-        return toTryOn(row);
+        if (!engine.inProcess) return toTryOn(row);
+        await runWhileAnswering(id);
+        return toTryOn((await findTryOnById(db, id)) ?? row);
       } catch (error) {
         await Promise.all(written.map((key) => storage.delete(key).catch(() => {})));
         throw error;
       }
     },
 
-    async list(userId: string) {
-      return { tryOns: await Promise.all((await listTryOns(db, userId, listLimit)).map(toTryOn)) };
+    /** Newest first, a page at a time; `cursor` is the last try-on of the previous page. */
+    async list(userId: string, cursor?: string) {
+      const page = await listTryOns(db, userId, tryOnRules.listPageSize + 1, cursor);
+      const rows = page.slice(0, tryOnRules.listPageSize);
+      return {
+        tryOns: await Promise.all(rows.map(toTryOn)),
+        nextCursor: page.length > rows.length ? rows.at(-1)!.id : null,
+      };
     },
 
     async get(userId: string, id: string): Promise<TryOn> {
@@ -214,66 +349,34 @@ export function createTryOnService(deps: TryOnServiceDeps) {
       return toTryOn(row);
     },
 
-    /** The run job: start the engine, then follow it until it ends (a webhook may end it first). */
-    async run(id: string, job: { isLastAttempt: boolean; signal: AbortSignal }): Promise<void> {
-      const row = await findTryOnById(db, id);
-      if (!row || row.status !== 'processing') return;
-      try {
-        let reference = row.engineReference;
-        if (!reference) {
-          const started = await engine.start({
-            tryOnId: id,
-            userId: row.userId,
-            personUrl: await absoluteUrl(row.personKey, messages.tryon.personSignedUrlFailed),
-            personKey: row.personKey,
-            garmentUrl: await absoluteUrl(row.garmentKey, messages.tryon.garmentSignedUrlFailed),
-            garmentKey: row.garmentKey,
-            options: tryOnRules.engineOptions,
-            webhookUrl:
-              engine.name === 'local'
-                ? null
-                : engine.webhookUrl(`${deps.publicUrl}/api/webhooks/tryon/${engine.name}`, id),
-          });
-          if (started.state && started.state.status !== 'running')
-            return await end(id, started.state);
-          reference = started.reference;
-          if (!reference)
-            return await end(id, { status: 'failed', error: messages.tryon.errors.generic });
-          await updateTryOn(db, id, { engineReference: reference });
-        }
-        const deadline = Date.now() + runDeadlineMs;
-        for (let pause = 1000; Date.now() < deadline; pause = Math.min(pause * 1.5, 5000)) {
-          if (job.signal.aborted) throw new EngineError('stopped', { transient: true });
-          const current = await findTryOnById(db, id);
-          if (current?.status !== 'processing') return; // the webhook ended it
-          const state = await engine.status(reference);
-          if (state.status !== 'running') return await end(id, state);
-          await new Promise((resolve) => setTimeout(resolve, pause));
-        }
-        throw new EngineError('the try-on is still running', { transient: true });
-      } catch (error) {
-        const transient = !(error instanceof EngineError) || error.transient;
-        logger.warn({ err: error, tryOnId: id }, 'try-on run did not finish');
-        metrics.engineErrors.inc({
-          engine: engine.name,
-          operation: 'tryon',
-          kind: transient ? 'transient' : 'final',
-        });
-        if (transient && !job.isLastAttempt) throw error;
-        // The provider's own words stay in the log; the user gets ours.
-        const reason = error instanceof StepFailed ? error.message : messages.tryon.errors.generic;
-        await end(id, { status: 'failed', error: reason });
+    run,
+
+    /** Settles try-ons with no outcome for too long (their job died): answers how many ended. */
+    async sweep(): Promise<number> {
+      const before = new Date(Date.now() - tryOnRules.staleAfterMinutes * 60_000);
+      let ended = 0;
+      for (const row of await staleTryOns(db, before)) {
+        const state = await lastWord(row);
+        if (state && (await end(row.id, state))) ended += 1;
       }
+      if (ended > 0) logger.warn({ ended }, 'stale try-ons settled');
+      return ended;
     },
 
-    /** A webhook told us a try-on changed: re-read its state from the provider (never the body). */
-    async webhook(id: string): Promise<boolean> {
+    /**
+     * A webhook told us a try-on changed: re-read its state from the provider (never the body).
+     * `early`: the run's id is not recorded yet (the provider answered the webhook before the run
+     * request), so the provider should deliver again.
+     */
+    async webhook(id: string): Promise<'unknown' | 'early' | 'handled'> {
       const row = await findTryOnById(db, id);
-      if (!row?.engineReference) return false;
-      if (row.status !== 'processing') return true;
+      if (!row) return 'unknown';
+      if (row.status !== 'processing') return 'handled';
+      if (!row.engineReference) return 'early';
       const state = await engine.status(row.engineReference);
-      if (state.status !== 'running') await end(id, state);
-      return true;
+      // A run worth repeating is the job's to repeat.
+      if (state.status !== 'running' && !wantsAnotherRun(state)) await end(id, state);
+      return 'handled';
     },
   };
 }

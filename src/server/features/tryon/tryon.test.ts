@@ -5,11 +5,12 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TryOn } from '../../../common/api/tryon.ts';
 import { messages } from '../../../common/messages.ts';
-import { creditLedger, tryOns } from '../../db/schema/index.ts';
+import { tryOn as tryOnNumbers } from '../../../common/product.ts';
+import { creditLedger, subscriptions, tryOns } from '../../db/schema/index.ts';
 import { startFakeFashn, type FakeFashn } from '../../../../tests/fakes/fashn-api.ts';
 import { startFakeS3, type FakeS3 } from '../../../../tests/fakes/s3-api.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
-import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
+import { createTestApp, type TestApp, usesPostgres } from '../../../../tests/helpers/test-app.ts';
 import { overTenMegabyteJpeg } from '../../../../tests/helpers/uploads.ts';
 import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
 
@@ -104,6 +105,8 @@ describe('try-on with the local engine', () => {
       { name: 'garment', file: garment },
     ]);
     expect(started.status, JSON.stringify(started.body)).toBe(201);
+    // The local engine works in-process: the start answer waited for it.
+    expect(started.body.tryOn?.status).toBe('completed');
     expect((await api.subscription(pro)).credits).toBe(before - 1);
     const files = userFiles(pro);
     expect(files.some((file) => file.startsWith('person-uploads/'))).toBe(true);
@@ -120,6 +123,20 @@ describe('try-on with the local engine', () => {
 
     const list = await api.call<{ tryOns: TryOn[] }>(pro, 'GET', '/api/tryons');
     expect(list.body.tryOns[0]!.id).toBe(done.id);
+  });
+
+  it('puts a white garment cut out on a transparent PNG on the person', async () => {
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800">
+      <path d="M250 150 L330 110 Q400 160 470 110 L550 150 L680 260 L600 340 L560 300 L560 700 L240 700 L240 300 L200 340 L120 260 Z" fill="#fbfbf8"/>
+    </svg>`;
+    const cutOut = await sharp(Buffer.from(svg)).png().toBuffer();
+    const started = await startTryOn(pro, [
+      { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
+      { name: 'garment', file: cutOut, filename: 'white-shirt.png' },
+    ]);
+    expect(started.status, JSON.stringify(started.body)).toBe(201);
+    const done = await tryOnWhen(pro, started.body.tryOn!.id);
+    expect(done).toMatchObject({ status: 'completed', failureReason: null });
   });
 
   it('fails with a reason and refunds once when the person photo shows nobody', async () => {
@@ -142,6 +159,51 @@ describe('try-on with the local engine', () => {
       ['tryon', -1],
       ['refund', 1],
     ]);
+  });
+});
+
+describe('the results list', () => {
+  it('pages past the first 50, newest first, each labelled by the engine that made it', async () => {
+    const user = await signUp(app);
+    // Recorded directly: making 51 try-ons through the engine would take minutes.
+    const count = tryOnNumbers.listPageSize + 1;
+    const start = Date.now() - count * 60_000;
+    await app.deps.database.db.insert(tryOns).values(
+      Array.from({ length: count }, (_, index) => ({
+        id: `tryon-page-${String(index).padStart(3, '0')}`,
+        userId: user.id,
+        personKey: `users/${user.id}/person-uploads/${index}.jpg`,
+        garmentKey: `users/${user.id}/garment-uploads/${index}.jpg`,
+        status: 'failed',
+        failureReason: messages.tryon.errors.generic,
+        // The oldest was made by FASHN, before the setting changed to local.
+        engine: index === 0 ? 'fashn' : 'local',
+        createdAt: new Date(start + index * 60_000),
+      })),
+    );
+    type Page = { tryOns: TryOn[]; nextCursor: string | null };
+    const first = (await api.call<Page>(user, 'GET', '/api/tryons')).body;
+    expect(first.tryOns).toHaveLength(tryOnNumbers.listPageSize);
+    expect(first.tryOns[0]!.id).toBe(`tryon-page-${String(count - 1).padStart(3, '0')}`);
+    expect(first.tryOns.every((tryOn) => tryOn.isPreview)).toBe(true);
+    expect(first.nextCursor).toBe(first.tryOns.at(-1)!.id);
+
+    const second = (
+      await api.call<Page>(
+        user,
+        'GET',
+        `/api/tryons?cursor=${encodeURIComponent(first.nextCursor!)}`,
+      )
+    ).body;
+    expect(second.tryOns.map((tryOn) => [tryOn.id, tryOn.isPreview])).toEqual([
+      ['tryon-page-000', false],
+    ]);
+    expect(second.nextCursor).toBeNull();
+
+    // Another user's cursor finds nothing of theirs.
+    const stranger = await signUp(app);
+    const foreign = await api.call<Page>(stranger, 'GET', `/api/tryons?cursor=${first.nextCursor}`);
+    expect(foreign.body.tryOns).toEqual([]);
   });
 });
 
@@ -195,6 +257,29 @@ describe('refusals that change nothing', () => {
       expect(userFiles(user)).toEqual([]);
     },
   );
+
+  it('a Pro user whose subscription lapsed is asked for an active one, after the pictures', async () => {
+    const lapsed = await signUp(app);
+    await api.buyPlan(lapsed, 'price_pro');
+    await app.deps.database.db
+      .update(subscriptions)
+      .set({ active: false })
+      .where(eq(subscriptions.userId, lapsed.id));
+    const noGarment = await startTryOn(lapsed, [
+      { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
+    ]);
+    expect(noGarment.body.error?.message).toBe(messages.tryon.selectBoth);
+    const { status, body } = await startTryOn(lapsed, [
+      { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
+      { name: 'garment', file: garment },
+    ]);
+    expect(status).toBe(402);
+    expect(body.error?.message).toBe(messages.generation.needSubscription);
+    expect(userFiles(lapsed)).toEqual([]);
+    expect(
+      await app.deps.database.db.select().from(tryOns).where(eq(tryOns.userId, lapsed.id)),
+    ).toEqual([]);
+  });
 
   it('a Basic user meets the tier gate before anything is read', async () => {
     const basic = await signUp(app);
@@ -300,6 +385,25 @@ describe('try-on with FASHN (over real HTTP against its fake)', () => {
     return row?.reference ?? null;
   }
 
+  async function ended(tryOnId: string): Promise<TryOn> {
+    return (
+      await waitFor(
+        () => remoteApi.call<{ tryOn: TryOn }>(user, 'GET', `/api/tryons/${tryOnId}`),
+        (response) => response.body.tryOn.status !== 'processing',
+      )
+    ).body.tryOn;
+  }
+
+  async function storedRow(tryOnId: string) {
+    const [row] = await remote.deps.database.db.select().from(tryOns).where(eq(tryOns.id, tryOnId));
+    return row;
+  }
+
+  const personAndShirt = () => [
+    { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
+    { name: 'garment', file: garment },
+  ];
+
   beforeAll(async () => {
     fashn = await startFakeFashn();
     remote = await createTestApp({ listen: true, env: fashn.env });
@@ -345,6 +449,64 @@ describe('try-on with FASHN (over real HTTP against its fake)', () => {
     expect(fashn.webhooks.at(-1)?.status).toBe(200);
   });
 
+  it('ends once with its image when the webhook comes several times at once while the poller polls', async () => {
+    const before = (await remoteApi.subscription(user)).credits;
+    fashn.scriptRun({ outcome: 'succeed', polls: Infinity });
+    const tryOn = await startRemote(personAndShirt());
+    const reference = (await waitFor(() => runOf(tryOn.id), Boolean))!;
+    fashn.loseWebhooks = true;
+    await fashn.complete(reference);
+    fashn.loseWebhooks = false;
+    // FASHN's retries and the poller all see "completed" together: each stores a copy and tries
+    // to end the try-on.
+    const deliveries = await Promise.all([1, 2, 3, 4].map(() => fashn.redeliver(reference)));
+    expect(deliveries.map((delivery) => delivery.status)).toEqual([200, 200, 200, 200]);
+
+    const done = await ended(tryOn.id);
+    expect(done.status).toBe('completed');
+    const image = await remote.app!.inject({ method: 'GET', url: done.resultImageUrl! });
+    expect(image.statusCode).toBe(200);
+    expect((await sharp(image.rawPayload).metadata()).format).toBe('jpeg');
+    const results = path.join(remote.config.storage.localDir, 'users', user.id, 'tryon-results');
+    expect(readdirSync(results).filter((name) => name.startsWith(tryOn.id))).toHaveLength(1);
+    expect((await remoteApi.subscription(user)).credits).toBe(before - 1);
+    expect(await ledgerReasons(tryOn.id)).toEqual(['tryon']);
+
+    // A replay later changes nothing.
+    const stored = await storedRow(tryOn.id);
+    expect((await fashn.redeliver(reference)).status).toBe(200);
+    expect(await storedRow(tryOn.id)).toEqual(stored);
+  });
+
+  it('ends by polling FASHN when the webhook is lost', async () => {
+    fashn.loseWebhooks = true;
+    try {
+      fashn.scriptRun({ outcome: 'succeed', polls: 2 });
+      const tryOn = await startRemote(personAndShirt());
+      const done = await ended(tryOn.id);
+      expect(done).toMatchObject({ status: 'completed', isPreview: false });
+      const reference = await runOf(tryOn.id);
+      expect(fashn.webhooks.filter((hook) => hook.runId === reference)).toMatchObject([
+        { status: 0 },
+      ]);
+      expect(await ledgerReasons(tryOn.id)).toEqual(['tryon']);
+    } finally {
+      fashn.loseWebhooks = false;
+    }
+  });
+
+  it('starts a new run after a PipelineError (FASHN: retry, not charged) and spends 1 credit', async () => {
+    const runs = () => fashn.requests.filter((request) => request.path === '/v1/run').length;
+    const runsBefore = runs();
+    fashn.scriptRun({ outcome: 'fail', errorName: 'PipelineError', polls: 0 });
+    fashn.scriptRun({ outcome: 'succeed', polls: 0 });
+    const tryOn = await startRemote(personAndShirt());
+    const done = await ended(tryOn.id);
+    expect(done).toMatchObject({ status: 'completed', failureReason: null });
+    expect(runs()).toBe(runsBefore + 2);
+    expect(await ledgerReasons(tryOn.id)).toEqual(['tryon']);
+  });
+
   /** Starts a try-on of person A in the T-shirt whose run FASHN fails with `errorName`. */
   async function runFailingWith(errorName: string): Promise<TryOn> {
     fashn.scriptRun({ outcome: 'fail', errorName, polls: 0 });
@@ -365,6 +527,13 @@ describe('try-on with FASHN (over real HTTP against its fake)', () => {
     expect(failed).toMatchObject({ status: 'failed', failureReason: messages.tryon.errors.pose });
     expect((await remoteApi.subscription(user)).credits).toBe(before);
     expect(await ledgerReasons(failed.id)).toEqual(['tryon', 'refund']);
+
+    // FASHN delivering the failure again (twice at once) refunds nothing more.
+    const reference = (await runOf(failed.id))!;
+    const again = await Promise.all([fashn.redeliver(reference), fashn.redeliver(reference)]);
+    expect(again.map((delivery) => delivery.status)).toEqual([200, 200]);
+    expect(await ledgerReasons(failed.id)).toEqual(['tryon', 'refund']);
+    expect((await remoteApi.subscription(user)).credits).toBe(before);
   });
 
   it('keeps the credit of a try-on the safety filter blocked, saying so', async () => {
@@ -380,3 +549,147 @@ describe('try-on with FASHN (over real HTTP against its fake)', () => {
     expect(await ledgerReasons(blocked.id)).toEqual(['tryon']);
   });
 });
+
+// A web process (ROLE=web) sends jobs but runs none: the try-ons stay as a dead job left them.
+// Separate processes share a Postgres server, so this needs TEST_DATABASE_URL (CI runs it there).
+describe.skipIf(!usesPostgres)(
+  'FASHN try-ons whose job has not run (a web process, no worker)',
+  () => {
+    let fashn: FakeFashn;
+    let web: TestApp;
+    let webApi: ReturnType<typeof apiCaller>;
+    let user: SignedInUser;
+
+    beforeAll(async () => {
+      fashn = await startFakeFashn();
+      web = await createTestApp({ listen: true, env: { ...fashn.env, ROLE: 'web' } });
+      webApi = apiCaller(web);
+      user = await signUp(web);
+      await webApi.buyPlan(user, 'price_pro');
+    });
+    afterAll(async () => {
+      await web?.stop();
+      await fashn?.close();
+    });
+
+    async function startStalled(): Promise<TryOn> {
+      const started = await startTryOn(
+        user,
+        [
+          { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
+          { name: 'garment', file: garment },
+        ],
+        web,
+      );
+      expect(started.status, JSON.stringify(started.body)).toBe(201);
+      expect(started.body.tryOn!.status).toBe('processing');
+      return started.body.tryOn!;
+    }
+
+    const webhookUrl = (tryOnId: string) =>
+      web.deps.tryOn.engine.webhookUrl(`${web.config.publicUrl}/api/webhooks/tryon/fashn`, tryOnId);
+
+    /** What a worker in another process does first: start the run at FASHN and record its id. */
+    async function startRun(tryOnId: string): Promise<string> {
+      const [row] = await web.deps.database.db.select().from(tryOns).where(eq(tryOns.id, tryOnId));
+      const url = async (key: string) =>
+        new URL(await web.deps.storage.signedUrl(key), web.config.publicUrl).toString();
+      const started = await web.deps.tryOn.engine.start({
+        tryOnId,
+        userId: row!.userId,
+        personUrl: await url(row!.personKey),
+        personKey: row!.personKey,
+        garmentUrl: await url(row!.garmentKey),
+        garmentKey: row!.garmentKey,
+        options: tryOnNumbers.engineOptions,
+        webhookUrl: webhookUrl(tryOnId),
+      });
+      await web.deps.database.db
+        .update(tryOns)
+        .set({ engineReference: started.reference })
+        .where(eq(tryOns.id, tryOnId));
+      return started.reference!;
+    }
+
+    async function current(tryOnId: string): Promise<TryOn> {
+      return (await webApi.call<{ tryOn: TryOn }>(user, 'GET', `/api/tryons/${tryOnId}`)).body
+        .tryOn;
+    }
+
+    async function ledgerReasons(tryOnId: string) {
+      const rows = await web.deps.database.db
+        .select({ reason: creditLedger.reason })
+        .from(creditLedger)
+        .where(eq(creditLedger.reference, `tryon:${tryOnId}`))
+        .orderBy(creditLedger.id);
+      return rows.map((row) => row.reason);
+    }
+
+    /** As if the try-on had started longer ago than the sweep waits. */
+    async function makeStale(tryOnId: string) {
+      await web.deps.database.db
+        .update(tryOns)
+        .set({ createdAt: new Date(Date.now() - (tryOnNumbers.staleAfterMinutes + 1) * 60_000) })
+        .where(eq(tryOns.id, tryOnId));
+    }
+
+    it('answers a webhook that comes before the run is recorded with 503, so FASHN delivers it again', async () => {
+      const tryOn = await startStalled();
+      const early = await fetch(webhookUrl(tryOn.id), { method: 'POST', body: '{}' });
+      expect(early.status).toBe(503);
+      expect((await current(tryOn.id)).status).toBe('processing');
+
+      const reference = await startRun(tryOn.id);
+      fashn.loseWebhooks = true;
+      await fashn.complete(reference);
+      fashn.loseWebhooks = false;
+      expect((await fashn.redeliver(reference)).status).toBe(200);
+      const done = await current(tryOn.id);
+      expect(done.status).toBe('completed');
+      expect((await web.app!.inject({ method: 'GET', url: done.resultImageUrl! })).statusCode).toBe(
+        200,
+      );
+    });
+
+    it("the sweep settles a stale try-on with FASHN's result when FASHN has one", async () => {
+      const tryOn = await startStalled();
+      const reference = await startRun(tryOn.id);
+      fashn.loseWebhooks = true;
+      await fashn.complete(reference);
+      fashn.loseWebhooks = false;
+
+      expect(await web.deps.tryOn.service.sweep()).toBe(0); // not stale yet
+      expect((await current(tryOn.id)).status).toBe('processing');
+      await makeStale(tryOn.id);
+      expect(await web.deps.tryOn.service.sweep()).toBe(1);
+      const done = await current(tryOn.id);
+      expect(done.status).toBe('completed');
+      expect((await web.app!.inject({ method: 'GET', url: done.resultImageUrl! })).statusCode).toBe(
+        200,
+      );
+      expect(await ledgerReasons(tryOn.id)).toEqual(['tryon']);
+    });
+
+    it('the sweep fails a stale try-on FASHN never finished (or never started) and refunds it once', async () => {
+      const before = (await webApi.subscription(user)).credits;
+      const neverStarted = await startStalled();
+      fashn.scriptRun({ outcome: 'succeed', polls: Infinity });
+      const stillRunning = await startStalled();
+      await startRun(stillRunning.id);
+      await makeStale(neverStarted.id);
+      await makeStale(stillRunning.id);
+
+      expect(await web.deps.tryOn.service.sweep()).toBe(2);
+      expect(await web.deps.tryOn.service.sweep()).toBe(0);
+      for (const tryOn of [neverStarted, stillRunning]) {
+        expect(await current(tryOn.id)).toMatchObject({
+          status: 'failed',
+          failureReason: messages.tryon.errors.timedOut,
+          resultImageUrl: null,
+        });
+        expect(await ledgerReasons(tryOn.id)).toEqual(['tryon', 'refund']);
+      }
+      expect((await webApi.subscription(user)).credits).toBe(before);
+    });
+  },
+);

@@ -7,8 +7,11 @@ import { defineWorker, type JobQueue, type JobWorker } from '../../jobs/job-queu
 import type { Billing } from '../billing/billing.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { Generation } from '../generation/generation.ts';
-import { runTryOnJob } from './jobs.ts';
+import { runTryOnJob, sweepTryOnsJob } from './jobs.ts';
 import { createTryOnService } from './service.ts';
+
+/** Every five minutes, try-ons without an outcome for too long are settled. */
+const sweepCron = '*/5 * * * *';
 
 /** Try-on wired together around the configured engine. */
 export function createTryOn(deps: {
@@ -37,8 +40,15 @@ export function createTryOn(deps: {
     defineWorker(runTryOnJob, ({ tryOnId }, job) =>
       service.run(tryOnId, { isLastAttempt: job.isLastAttempt, signal: job.signal }),
     ),
+    defineWorker(sweepTryOnsJob, async () => void (await service.sweep()), 1),
   ] as JobWorker<unknown>[];
-  return { engine: deps.engine, service, workers };
+  return {
+    engine: deps.engine,
+    service,
+    workers,
+    /** Declares the sweep's schedule (stored in the database; once per occurrence overall). */
+    schedule: () => deps.queue.schedule(sweepTryOnsJob, sweepCron, {}),
+  };
 }
 
 export type TryOnFeature = ReturnType<typeof createTryOn>;

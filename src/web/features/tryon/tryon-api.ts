@@ -1,7 +1,12 @@
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  type InfiniteData,
+  type QueryClient,
+} from '@tanstack/react-query';
 // Type-only: the schemas live with zod, which these pages need not download.
 import type { GenerationsPage } from '../../../common/api/generation.ts';
-import type { TryOn, tryOnEvents } from '../../../common/api/tryon.ts';
+import type { TryOn, tryOnEvents, TryOnsPage } from '../../../common/api/tryon.ts';
 import { lists } from '../../../common/product.ts';
 import { api } from '../../lib/api-client.ts';
 import { registerEventHandler } from '../../lib/event-stream.ts';
@@ -16,11 +21,14 @@ export const tryOnQueryKeys = {
 // The event name of `tryOnEvents` (common/api/tryon.ts), checked against it by type only.
 const events = { tryOnUpdated: 'tryon.updated' } as const satisfies typeof tryOnEvents;
 
-/** The user's try-ons, newest first. */
+/** The user's try-ons, newest first, a page at a time (the rest on demand). */
 export function tryOnsQueryOptions() {
-  return queryOptions({
+  return infiniteQueryOptions({
     queryKey: tryOnQueryKeys.list,
-    queryFn: ({ signal }) => api.get<{ tryOns: TryOn[] }>('/api/tryons', { signal }),
+    queryFn: ({ signal, pageParam }) =>
+      api.get<TryOnsPage>('/api/tryons', { signal, query: { cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 }
 
@@ -53,10 +61,11 @@ export function startTryOn(person: TryOnPerson, garment: File): Promise<{ tryOn:
 
 /** Puts a try-on the server just answered at the head of the cached list (or replaces it). */
 export function putTryOn(queryClient: QueryClient, tryOn: TryOn): void {
-  queryClient.setQueryData<{ tryOns: TryOn[] }>(tryOnQueryKeys.list, (current) => {
-    if (!current) return current;
-    const others = current.tryOns.filter((item) => item.id !== tryOn.id);
-    return { tryOns: [tryOn, ...others] };
+  queryClient.setQueryData<InfiniteData<TryOnsPage>>(tryOnQueryKeys.list, (current) => {
+    const [first, ...older] = current?.pages ?? [];
+    if (!current || !first) return current;
+    const others = first.tryOns.filter((item) => item.id !== tryOn.id);
+    return { ...current, pages: [{ ...first, tryOns: [tryOn, ...others] }, ...older] };
   });
 }
 

@@ -78,12 +78,23 @@ describe('checkTryOnStart', () => {
 });
 
 describe('isTryOnLocked', () => {
-  it('locks without an active Pro-or-better plan', () => {
+  it('locks on the tier alone: below Pro, or signed out', () => {
     expect(isTryOnLocked(null)).toBe(true);
-    expect(isTryOnLocked({ active: true, tier: 'basic' })).toBe(true);
-    expect(isTryOnLocked({ active: false, tier: 'premium' })).toBe(true);
-    expect(isTryOnLocked({ active: true, tier: 'pro' })).toBe(false);
-    expect(isTryOnLocked({ active: true, tier: 'enterprise' })).toBe(false);
+    expect(isTryOnLocked({ tier: 'none' })).toBe(true);
+    expect(isTryOnLocked({ tier: 'basic' })).toBe(true);
+    expect(isTryOnLocked({ tier: 'pro' })).toBe(false);
+    expect(isTryOnLocked({ tier: 'enterprise' })).toBe(false);
+  });
+
+  it('leaves a lapsed Premium plan open, so Start asks for an active subscription', () => {
+    const lapsed = { active: false, tier: 'premium', credits: 10 } as const;
+    expect(isTryOnLocked(lapsed)).toBe(false);
+    expect(checkTryOnStart({ subject: lapsed, ...both })).toMatchObject({
+      ok: false,
+      issue: 'subscription',
+      message: 'You need an active subscription',
+      to: '/subscription?from=tryon',
+    });
   });
 });
 
@@ -159,6 +170,9 @@ describe('publicCtaTarget', () => {
       kind: 'upgrade',
     });
     expect(publicCtaTarget(true, { active: true, tier: 'basic' }).to).toBe(
+      '/subscription?from=tryon',
+    );
+    expect(publicCtaTarget(true, { active: false, tier: 'pro' }).to).toBe(
       '/subscription?from=tryon',
     );
     expect(publicCtaTarget(true, { active: true, tier: 'premium' })).toEqual({

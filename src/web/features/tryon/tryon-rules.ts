@@ -74,9 +74,13 @@ export function checkTryOnStart(input: {
   return { ok: true };
 }
 
-/** The tab's gate: without an active Pro-or-better plan the controls are locked. */
-export function isTryOnLocked(subject: Pick<TryOnSubject, 'active' | 'tier'> | null): boolean {
-  return !(subject?.active === true && canUseTryOn(subject.tier));
+/**
+ * The tab's gate (spec §2: users without *tier access*): locked below Pro. A Pro-or-better plan
+ * that lapsed keeps its tier, so the controls stay open and Start says 'You need an active
+ * subscription' (the fourth check, §5).
+ */
+export function isTryOnLocked(subject: Pick<TryOnSubject, 'tier'> | null): boolean {
+  return !canUseTryOn(subject?.tier ?? 'none');
 }
 
 /** A chosen file the server would refuse anyway (type sniffed there; size enforced there too). */
@@ -134,6 +138,8 @@ export function publicCtaTarget(
   subject: Pick<TryOnSubject, 'active' | 'tier'> | null,
 ): { to: string; kind: 'signup' | 'upgrade' | 'open' } {
   if (!signedIn) return { to: routes.signup, kind: 'signup' };
-  if (isTryOnLocked(subject)) return { to: tryOnUpgradePath, kind: 'upgrade' };
+  // A lapsed plan cannot start a try-on either: the way on is the plans.
+  if (isTryOnLocked(subject) || subject?.active !== true)
+    return { to: tryOnUpgradePath, kind: 'upgrade' };
   return { to: tryOnTabPath, kind: 'open' };
 }

@@ -16,6 +16,8 @@ export interface PlanCardProps {
   busy?: boolean;
   onSelect: () => void;
   headingLevel?: 'h2' | 'h3';
+  /** What an unavailable plan lacks, on its button (default: custom prompts). */
+  unavailableLabel?: string;
 }
 
 const buttonLabels: Record<PlanCardState, string> = {
@@ -35,6 +37,7 @@ export function PlanCard({
   busy = false,
   onSelect,
   headingLevel: Heading = 'h2',
+  unavailableLabel = buttonLabels.unavailable,
 }: PlanCardProps) {
   const titleId = `plan-${plan.id}-title`;
   const highlighted = plan.popular && state !== 'unavailable';
@@ -101,7 +104,7 @@ export function PlanCard({
         onClick={onSelect}
         aria-describedby={titleId}
       >
-        {buttonLabels[state]}
+        {state === 'unavailable' ? unavailableLabel : buttonLabels[state]}
       </Button>
     </article>
   );

@@ -10,6 +10,15 @@ export interface PlanGridProps extends PlanCheckoutOptions {
   headingLevel?: 'h2' | 'h3';
 }
 
+/**
+ * Basic has neither custom prompts nor try-on (Pro and above), so it is no answer to someone who
+ * came for them: its card says what it lacks.
+ */
+const basicLacks: Partial<Record<string, string>> = {
+  [subscriptionFrom.customPrompt]: messages.billing.noCustomPrompts,
+  [subscriptionFrom.tryOn]: messages.billing.noTryOn,
+};
+
 /** The three plans on sale, side by side from the desktop size up, with the checkout action. */
 export function PlanGrid({ subscription, from, redirect, headingLevel }: PlanGridProps) {
   const checkout = usePlanCheckout({ from, redirect });
@@ -18,8 +27,7 @@ export function PlanGrid({ subscription, from, redirect, headingLevel }: PlanGri
   function stateOf(plan: Plan): PlanCardState {
     if (checkout.pendingPriceId === plan.priceId) return 'processing';
     if (active && subscription?.tier === plan.tier) return 'current';
-    // Basic has no custom prompts, so it is no answer to someone who came for them.
-    if (plan.tier === 'basic' && from === subscriptionFrom.customPrompt) return 'unavailable';
+    if (plan.tier === 'basic' && from && basicLacks[from]) return 'unavailable';
     return 'select';
   }
 
@@ -35,6 +43,7 @@ export function PlanGrid({ subscription, from, redirect, headingLevel }: PlanGri
               busy={checkout.pendingPriceId !== null}
               onSelect={() => void checkout.choose(plan.priceId)}
               headingLevel={headingLevel}
+              unavailableLabel={from ? basicLacks[from] : undefined}
             />
           </li>
         ))}

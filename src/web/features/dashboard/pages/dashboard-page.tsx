@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LayoutGrid, Lock, Shirt, Sparkles } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { messages } from '../../../../common/messages.ts';
-import { canUseTryOn, timings } from '../../../../common/product.ts';
+import { timings } from '../../../../common/product.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
@@ -22,6 +22,7 @@ import { GeneratedTab } from '../../generation/components/generated-tab.tsx';
 import { trainingBannerState } from '../../studio/model-status.ts';
 import { modelsQueryOptions } from '../../studio/studio-api.ts';
 import { TryOnTab } from '../../tryon/components/tryon-tab.tsx';
+import { isTryOnLocked } from '../../tryon/tryon-rules.ts';
 import { PlanSummary } from '../components/plan-summary.tsx';
 import { TrainingBanner } from '../components/training-banner.tsx';
 import {
@@ -46,7 +47,7 @@ export function DashboardPage() {
   const [searchParams, setSearchParams] = useSearchParams();
   const studio = readStudioQuery(searchParams);
   const training = useTrainingBanner(profile?.trainingInProgress === true);
-  const tryOnLocked = !(subscription?.active === true && canUseTryOn(subscription.tier));
+  const tryOnLocked = isTryOnLocked(subscription);
 
   const go = (next: Partial<{ main: StudioMain; sub: StudioSub }>) =>
     setSearchParams((current) => writeStudioQuery(current, { ...studio, ...next }), {
@@ -82,6 +83,7 @@ export function DashboardPage() {
           <TabsTrigger value="tryon">
             {tryOnLocked ? <Lock aria-hidden="true" /> : <Shirt aria-hidden="true" />}
             {text.tabs.tryon}
+            {tryOnLocked ? <span className="sr-only">{text.tryOnLocked}</span> : null}
           </TabsTrigger>
         </TabsList>
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Download, Shirt, Sparkles } from 'lucide-react';
 import type { TryOn } from '../../../../common/api/tryon.ts';
 import { messages } from '../../../../common/messages.ts';
@@ -19,12 +19,14 @@ const processingPollMs = 15_000;
 
 /** The user's try-ons, newest first, each with its status, pictures, date and download. */
 export function TryOnResults() {
-  const query = useQuery({
+  const query = useInfiniteQuery({
     ...tryOnsQueryOptions(),
     refetchInterval: (current) =>
-      hasProcessing(current.state.data?.tryOns) ? processingPollMs : false,
+      hasProcessing(current.state.data?.pages.flatMap((page) => page.tryOns))
+        ? processingPollMs
+        : false,
   });
-  const tryOns = query.data?.tryOns ?? [];
+  const tryOns = query.data?.pages.flatMap((page) => page.tryOns) ?? [];
   // One clock for the whole list, so neighbouring dates agree.
   const now = new Date();
 
@@ -57,13 +59,25 @@ export function TryOnResults() {
           <p className="max-w-md text-sm text-neutral-600">{text.resultsEmptyHint}</p>
         </div>
       ) : (
-        <ul aria-label={text.resultsTitle} className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-          {tryOns.map((tryOn) => (
-            <li key={tryOn.id}>
-              <TryOnCard tryOn={tryOn} now={now} />
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul aria-label={text.resultsTitle} className="grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+            {tryOns.map((tryOn) => (
+              <li key={tryOn.id}>
+                <TryOnCard tryOn={tryOn} now={now} />
+              </li>
+            ))}
+          </ul>
+          {query.hasNextPage ? (
+            <Button
+              variant="outline"
+              className="self-center"
+              loading={query.isFetchingNextPage}
+              onClick={() => void query.fetchNextPage()}
+            >
+              {text.loadMore}
+            </Button>
+          ) : null}
+        </>
       )}
     </section>
   );
