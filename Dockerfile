@@ -13,8 +13,8 @@ RUN npx vite build --logLevel warn \
 
 FROM node:20-bookworm-slim
 # MALLOC_ARENA_MAX: glibc otherwise keeps a memory arena per libvips thread after decoding
-# uploads; with 2, twelve 10 MB photos grow the server by 0.5x their size instead of 1.6x
-# (bench/results/memory.md).
+# uploads; with 2, twelve 10 MB photos uploaded one after another grow the server by 0.85x their
+# size instead of 1.25x (bench/results/memory.md).
 ENV NODE_ENV=production \
     MALLOC_ARENA_MAX=2 \
     PORT=3000 \
@@ -33,6 +33,8 @@ COPY --chown=node:node src ./src
 COPY --chown=node:node assets ./assets
 USER node
 EXPOSE 3000
+# Every role listens on PORT: web and all serve the app, a worker only /healthz, /readyz and
+# /metrics, so this one probe fits all three.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # tini forwards SIGTERM so the server drains requests and running jobs before exiting.

@@ -624,6 +624,8 @@ export const timings = {
   toast: { shortMs: 2000, longMs: 5000 },
   sseHeartbeatMs: 25_000,
   requestTimeoutMs: 10_000,
+  /** A job retried after an engine's 429 waits its Retry-After, but never longer than this. */
+  engineRetryAfterMaxSeconds: 600,
   trainingEstimateMs: training.estimateMinutes * 60_000,
   offerCountdownTickMs: 1000,
 } as const;

@@ -7,7 +7,13 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -95,28 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError)
-      return sendError(reply, error.statusCode, error.code, error.message);
-    if (hasZodFastifySchemaValidationErrors(error)) {
-      const first = error.validation[0];
-      const where = first?.instancePath
-        ? `${first.instancePath.slice(1).replaceAll('/', '.')}: `
-        : '';
-      return sendError(
-        reply,
-        400,
-        'VALIDATION_ERROR',
-        `${where}${first?.message ?? 'Invalid request'}`,
-      );
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
-      return sendError(reply, 500, 'INTERNAL', messages.http.serverError);
-    }
-    return sendError(reply, status, codeForStatus(status), messageForClientError(error, status));
-  });
+  app.setErrorHandler(answerError);
 
   // Text the database cannot store (NUL) or that is not Unicode at all (a lone surrogate) is
   // refused before any route sees it, wherever it hides: body, query or path.
@@ -256,11 +241,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger,
   });
 
-  await app.register(healthRoutes, {
-    database: deps.database,
-    queue: deps.queue,
-    metricsToken: config.metricsToken,
-  });
+  await app.register(healthRoutes, healthOptions(deps));
   await app.register(authRoutes, { service: authService, sessions });
   await app.register(accountRoutes, { account, authenticator, sessions });
   await app.register(billingRoutes, {
@@ -332,6 +313,59 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+type OperatorDeps = Pick<AppDeps, 'config' | 'logger' | 'database' | 'queue'>;
+
+const healthOptions = (deps: OperatorDeps) => ({
+  database: deps.database,
+  queue: deps.queue,
+  metricsToken: deps.config.metricsToken,
+});
+
+/**
+ * A worker's own listener: health for the orchestrator and `/metrics` for the scraper. Job and
+ * engine counters live in the process that runs the jobs, so a worker must be scraped itself.
+ * It serves nothing else; the API stays on web processes.
+ */
+export async function buildWorkerApp(deps: OperatorDeps): Promise<FastifyInstance> {
+  const app = Fastify({ loggerInstance: deps.logger });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(answerError);
+  await app.register(healthRoutes, healthOptions(deps));
+  app.setNotFoundHandler((_request, reply) =>
+    sendError(reply, 404, 'NOT_FOUND', messages.http.nothingHere),
+  );
+  return app;
+}
+
+/** Every error leaves in our wire shape; a server fault is logged and told in general words. */
+function answerError(
+  error: FastifyError | AppError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (error instanceof AppError)
+    return sendError(reply, error.statusCode, error.code, error.message);
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const first = error.validation[0];
+    const where = first?.instancePath
+      ? `${first.instancePath.slice(1).replaceAll('/', '.')}: `
+      : '';
+    return sendError(
+      reply,
+      400,
+      'VALIDATION_ERROR',
+      `${where}${first?.message ?? 'Invalid request'}`,
+    );
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 500) {
+    request.log.error({ err: error }, 'request failed');
+    return sendError(reply, 500, 'INTERNAL', messages.http.serverError);
+  }
+  return sendError(reply, status, codeForStatus(status), messageForClientError(error, status));
 }
 
 // A NUL, or a UTF-16 surrogate without its other half.

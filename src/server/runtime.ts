@@ -9,7 +9,7 @@ import { createGenerationEngine } from './adapters/engine/create-generation-engi
 import { createTrainingEngine } from './adapters/engine/create-training-engine.ts';
 import { createTryOnEngine } from './adapters/engine/create-tryon-engine.ts';
 import { createStorage } from './adapters/storage/create-storage.ts';
-import { buildApp, type AppDeps } from './app.ts';
+import { buildApp, buildWorkerApp, type AppDeps } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createAuth } from './features/auth/auth.ts';
@@ -27,7 +27,7 @@ import { createWorkers, jobTypes } from './jobs/registry.ts';
 
 export interface Running {
   deps: AppDeps;
-  /** Present unless ROLE=worker. */
+  /** The whole app, or with ROLE=worker only health and metrics (see buildWorkerApp). */
   app?: FastifyInstance;
   /** Where the app listens, e.g. http://127.0.0.1:3000 (when it listens). */
   url?: string;
@@ -142,13 +142,10 @@ export async function start(
     tryOn,
   };
 
-  let app: FastifyInstance | undefined;
   let url: string | undefined;
-  if (config.role !== 'worker') {
-    app = await buildApp(deps);
-    if (options.listen !== false) url = await app.listen({ port: config.port, host: config.host });
-    else await app.ready();
-  }
+  const app = config.role === 'worker' ? await buildWorkerApp(deps) : await buildApp(deps);
+  if (options.listen !== false) url = await app.listen({ port: config.port, host: config.host });
+  else await app.ready();
   if (config.role !== 'web') {
     await generation.schedule();
     await tryOn.schedule();
@@ -159,12 +156,15 @@ export async function start(
   const stop = () =>
     (stopping ??= (async () => {
       // Stop taking requests and end event streams, let running jobs finish (or hand them
-      // back for another worker), then close the database.
-      await app?.close();
+      // back for another worker), then close the database. A worker's listener stays up while
+      // its jobs drain, so health checks and the last scrape still reach it.
+      const drainsFirst = config.role === 'worker';
+      if (!drainsFirst) await app.close();
       await queue.stop({ graceful: true, timeoutMs: config.shutdownTimeoutMs });
+      if (drainsFirst) await app.close();
       await events.close();
       await database.close();
     })());
 
-  return { deps, ...(app ? { app } : {}), ...(url ? { url } : {}), stop };
+  return { deps, app, ...(url ? { url } : {}), stop };
 }

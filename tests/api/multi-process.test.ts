@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeFashn, type FakeFashn } from '../fakes/fashn-api.ts';
 import { type EventStreamClient, openEventStream } from '../helpers/event-stream.ts';
 import {
   type BrowserUser,
@@ -11,6 +12,7 @@ import {
   until,
   waitUntilReady,
 } from '../helpers/processes.ts';
+import { photoFixtures } from '../helpers/studio.ts';
 import { createTestDatabase, dropTestDatabase, usesPostgres } from '../helpers/test-app.ts';
 
 /**
@@ -18,6 +20,22 @@ import { createTestDatabase, dropTestDatabase, usesPostgres } from '../helpers/t
  * operating-system processes sharing nothing but Postgres. Only Postgres proves this (PGlite
  * lives inside one process), so the file is skipped without TEST_DATABASE_URL.
  */
+
+/** A JSON POST as the browser sends it; answers the parsed body after checking it succeeded. */
+async function postJson(web: Proc, user: BrowserUser, url: string, body?: unknown) {
+  const response = await fetch(`${web.url}${url}`, {
+    method: 'POST',
+    headers: {
+      origin: web.url,
+      cookie: user.cookie,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  expect(response.status, text).toBe(200);
+  return (text ? JSON.parse(text) : {}) as Record<string, unknown>;
+}
 
 describe.skipIf(!usesPostgres)('web and worker as separate processes on one Postgres', () => {
   let databaseUrl: string;
@@ -28,15 +46,20 @@ describe.skipIf(!usesPostgres)('web and worker as separate processes on one Post
   let alice: BrowserUser;
   let bob: BrowserUser;
   const streams: EventStreamClient[] = [];
+  let fashn: FakeFashn;
+  const metricsToken = 'multi-process-scrape';
 
   beforeAll(async () => {
+    // Try-on with FASHN is the cheapest way to make an engine fail inside the worker.
+    fashn = await startFakeFashn();
+    const env = { ...fashn.env, METRICS_TOKEN: metricsToken };
     databaseUrl = await createTestDatabase();
     // All three start at once, as a deploy would: migrations and pg-boss's schema must cope.
-    web1 = await startProcess('web1', 'web', databaseUrl);
+    web1 = await startProcess('web1', 'web', databaseUrl, { env });
     processes.push(web1);
-    web2 = await startProcess('web2', 'web', databaseUrl);
+    web2 = await startProcess('web2', 'web', databaseUrl, { env });
     processes.push(web2);
-    worker = await startProcess('worker', 'worker', databaseUrl);
+    worker = await startProcess('worker', 'worker', databaseUrl, { env });
     processes.push(worker);
     await Promise.all([waitUntilReady(web1), waitUntilReady(web2)]);
   }, 120_000);
@@ -58,6 +81,7 @@ describe.skipIf(!usesPostgres)('web and worker as separate processes on one Post
     await Promise.all(processes.map((proc) => proc.exited));
     for (const proc of processes) rmSync(proc.dataDir, { recursive: true, force: true });
     if (databaseUrl) await dropTestDatabase(databaseUrl);
+    await fashn?.close();
   }, 60_000);
 
   it('signs users up on either web process', async () => {
@@ -112,6 +136,74 @@ describe.skipIf(!usesPostgres)('web and worker as separate processes on one Post
     // Web processes have no workers: the email was not sent by them.
     expect(outboxOf(web1)).toEqual([]);
     expect(outboxOf(web2)).toEqual([]);
+  }, 60_000);
+
+  it("serves the worker's health and metrics from the worker: the jobs it ran and an engine's failure", async () => {
+    // The same probe the Dockerfile's HEALTHCHECK uses answers for a worker too.
+    await waitUntilReady(worker);
+    expect((await fetch(`${worker.url}/healthz`)).status).toBe(200);
+    // Only health and metrics: the API stays on the web processes.
+    const api = await fetch(`${worker.url}/api/studio/models`, {
+      headers: { cookie: alice.cookie },
+    });
+    expect(api.status).toBe(404);
+    expect(await api.json()).toHaveProperty('error.code', 'NOT_FOUND');
+    expect((await fetch(`${worker.url}/metrics`)).status).toBe(404);
+
+    // A try-on whose start FASHN refuses (a final 400): the worker's engine fails once.
+    const checkout = await postJson(web1, alice, '/api/billing/checkout', { priceId: 'price_pro' });
+    const checkoutId = decodeURIComponent(
+      /\/test-checkout\/([^/?]+)$/.exec(checkout.url as string)![1]!,
+    );
+    await postJson(web1, alice, `/api/billing/test-checkout/${checkoutId}/pay`);
+    fashn.failNext({ match: 'POST /v1/run', status: 400 });
+    const form = new FormData();
+    const photo = (n: number) =>
+      new Blob([readFileSync(photoFixtures.personA(n))], { type: 'image/jpeg' });
+    form.append('person', photo(1), 'person.jpg');
+    form.append('garment', photo(2), 'garment.jpg');
+    const started = await fetch(`${web2.url}/api/tryons`, {
+      method: 'POST',
+      headers: { origin: web2.url, cookie: alice.cookie },
+      body: form,
+    });
+    expect(started.status, await started.clone().text()).toBe(201);
+    const { tryOn } = (await started.json()) as { tryOn: { id: string } };
+    await until(
+      'the try-on to fail',
+      async () => {
+        const response = await fetch(`${web1.url}/api/tryons/${tryOn.id}`, {
+          headers: { cookie: alice.cookie },
+        });
+        const body = (await response.json()) as { tryOn: { status: string } };
+        return body.tryOn.status === 'failed' ? true : undefined;
+      },
+      30_000,
+    );
+
+    const scrape = async (proc: Proc) => {
+      const response = await fetch(`${proc.url}/metrics`, {
+        headers: { authorization: `Bearer ${metricsToken}` },
+      });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    const fromWorker = await scrape(worker);
+    // The reset email of the test before, and the try-on: each counted where it ran.
+    expect(fromWorker).toMatch(
+      /likeness_jobs_total\{queue="email\.send",outcome="completed"\} 1\n/,
+    );
+    expect(fromWorker).toMatch(/likeness_jobs_total\{queue="tryon\.run",outcome="completed"\} 1\n/);
+    expect(fromWorker).toMatch(/likeness_job_duration_seconds_count\{queue="tryon\.run"\} 1\n/);
+    expect(fromWorker).toMatch(
+      /likeness_engine_errors_total\{engine="fashn",operation="tryon",kind="final"\} 1\n/,
+    );
+    // Web processes ran no job and called no engine: their series stay empty.
+    for (const web of [web1, web2]) {
+      const text = await scrape(web);
+      expect(text).not.toMatch(/^likeness_jobs_total\{/m);
+      expect(text).not.toMatch(/^likeness_engine_errors_total\{/m);
+    }
   }, 60_000);
 
   it('shuts every process down cleanly on SIGTERM, open streams included', async () => {

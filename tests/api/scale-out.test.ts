@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AppEvent } from '../../src/common/api/events.ts';
 import type { BulkJob } from '../../src/common/api/generation.ts';
 import type { DraftPhotosResponse, UserModelsResponse } from '../../src/common/api/studio.ts';
 import { startFakeReplicate, type FakeReplicate } from '../fakes/replicate-api.ts';
@@ -35,6 +36,9 @@ let dataDir: string;
 let web1: Proc;
 let web2: Proc;
 let worker1: Proc;
+let worker2: Proc;
+/** Processes a test ended on purpose (and replaced). */
+const stopped = new Set<string>();
 const processes: Proc[] = [];
 const streams: EventStreamClient[] = [];
 let alice: BrowserUser;
@@ -80,6 +84,7 @@ async function startAll(env: Record<string, string>) {
     processes.push(proc);
     if (name === 'web2') web2 = proc;
     if (name === 'worker1') worker1 = proc;
+    if (name === 'worker2') worker2 = proc;
   }
   await Promise.all([waitUntilReady(web1), waitUntilReady(web2)]);
 }
@@ -93,14 +98,18 @@ const workerEnv = () => ({
   JOB_MONITOR_SECONDS: '2',
 });
 
-async function trainModel(user: BrowserUser): Promise<string> {
+async function buyPlan(user: BrowserUser, priceId: string) {
   const checkout = await call<{ url: string }>(web1, user, 'POST', '/api/billing/checkout', {
-    priceId: 'price_pro',
+    priceId,
   });
   const checkoutId = decodeURIComponent(/\/test-checkout\/([^/?]+)$/.exec(checkout.body.url)![1]!);
   expect(
     (await call(web1, user, 'POST', `/api/billing/test-checkout/${checkoutId}/pay`)).status,
   ).toBe(200);
+}
+
+async function trainModel(user: BrowserUser): Promise<string> {
+  await buyPlan(user, 'price_pro');
   for (let n = 1; n <= 8; n += 1) {
     const form = new FormData();
     form.append(
@@ -145,15 +154,15 @@ async function trainModel(user: BrowserUser): Promise<string> {
   return created.body.model.id;
 }
 
-async function bulkOf(ids: string[]): Promise<string> {
+async function bulkOf(ids: string[], user = alice, userModelId = modelId): Promise<string> {
   const created = await call<{ bulkJob: BulkJob; queued: number }>(
     web2,
-    alice,
+    user,
     'POST',
     '/api/bulk-jobs',
     {
       kind: 'presets',
-      userModelId: modelId,
+      userModelId,
       presetIds: ids,
     },
   );
@@ -162,11 +171,11 @@ async function bulkOf(ids: string[]): Promise<string> {
   return created.body.bulkJob.id;
 }
 
-async function finishedBulk(id: string, timeoutMs: number): Promise<BulkJob> {
+async function finishedBulk(id: string, timeoutMs: number, user = alice): Promise<BulkJob> {
   return until(
     'the bulk job to finish',
     async () => {
-      const job = await call<{ bulkJob: BulkJob }>(web1, alice, 'GET', `/api/bulk-jobs/${id}`);
+      const job = await call<{ bulkJob: BulkJob }>(web1, user, 'GET', `/api/bulk-jobs/${id}`);
       return job.body.bulkJob.status === 'processing' ? undefined : job.body.bulkJob;
     },
     timeoutMs,
@@ -184,6 +193,39 @@ async function ledgerOf(bulkJobId: string) {
   );
   return rows;
 }
+
+/** What the database says belongs to a user: the ids and balances its events may name. */
+async function ownedBy(user: BrowserUser) {
+  const { rows: generations } = await sql.query<{ id: string; bulk_job_id: string | null }>(
+    'select id, bulk_job_id from generations where user_id = $1',
+    [user.id],
+  );
+  const { rows: balances } = await sql.query<{ balance_after: number }>(
+    'select balance_after from credit_ledger where user_id = $1',
+    [user.id],
+  );
+  return {
+    generationIds: new Set(generations.map((row) => row.id)),
+    bulkJobIds: new Set(generations.flatMap((row) => (row.bulk_job_id ? [row.bulk_job_id] : []))),
+    balances: new Set(balances.map((row) => row.balance_after)),
+  };
+}
+
+/** Whether an event of any type names only what belongs to this user (unknown types: no). */
+function belongsTo(event: AppEvent, own: Awaited<ReturnType<typeof ownedBy>>): boolean {
+  switch (event.type) {
+    case 'generation.updated':
+      return own.generationIds.has(event.data.generationId as string);
+    case 'bulk-job.updated':
+      return own.bulkJobIds.has(event.data.bulkJobId as string);
+    case 'subscription.updated':
+      return own.balances.has(event.data.credits as number);
+    default:
+      return false;
+  }
+}
+
+const sortedJson = (events: AppEvent[]) => events.map((event) => JSON.stringify(event)).sort();
 
 describe.skipIf(!usesPostgres)('two web and two worker processes on one Postgres', () => {
   beforeAll(async () => {
@@ -223,24 +265,44 @@ describe.skipIf(!usesPostgres)('two web and two worker processes on one Postgres
   }, 60_000);
 
   it(`makes a bulk of ${bulkSize} with every image made and paid exactly once, events to their user only`, async () => {
+    // Each user holds a stream on each web process; both users make events of every kind.
     const aliceOnWeb1 = openEventStream(web1.url, alice.cookie);
     const aliceOnWeb2 = openEventStream(web2.url, alice.cookie);
+    const bobOnWeb1 = openEventStream(web1.url, bob.cookie);
     const bobOnWeb2 = openEventStream(web2.url, bob.cookie);
-    streams.push(aliceOnWeb1, aliceOnWeb2, bobOnWeb2);
-    await Promise.all([aliceOnWeb1.ready, aliceOnWeb2.ready, bobOnWeb2.ready]);
+    streams.push(aliceOnWeb1, aliceOnWeb2, bobOnWeb1, bobOnWeb2);
+    await Promise.all(streams.map((stream) => stream.ready));
     const predictionsBefore = fake.requests.filter(
       (r) => r.method === 'POST' && r.path === '/v1/predictions',
     ).length;
 
-    const bulkJobId = await bulkOf(presetIds);
+    // Bob: Premium (balances far from Alice's, so a leaked balance event shows) and a model of
+    // his own, trained at the provider, for a small bulk made at the same time as Alice's.
+    await buyPlan(bob, 'price_premium');
+    const bobModelId = `scale-bob-${process.pid}`;
+    await sql.query(
+      `insert into user_models (id, user_id, name, gender, status, paid_with, photo_count, engine,
+         engine_reference, weights, trigger_word, completed_at)
+       values ($1, $2, 'Bob', 'man', 'complete', 'credits', 8, 'replicate', $1, $3, 'TOK', now())`,
+      [bobModelId, bob.id, fake.addVersion()],
+    );
+    const bobIds = presetIds.slice(0, 10);
+    const [bulkJobId, bobBulkJobId] = await Promise.all([
+      bulkOf(presetIds),
+      bulkOf(bobIds, bob, bobModelId),
+    ]);
     const job = await finishedBulk(bulkJobId, 300_000);
     expect(job).toMatchObject({ status: 'completed', completedImages: bulkSize, failedImages: 0 });
+    expect(await finishedBulk(bobBulkJobId, 120_000, bob)).toMatchObject({
+      status: 'completed',
+      completedImages: bobIds.length,
+    });
 
     // Exactly one prediction per image at the provider, one stored file per image.
     const predictions = fake.requests.filter(
       (r) => r.method === 'POST' && r.path === '/v1/predictions',
     );
-    expect(predictions.length - predictionsBefore).toBe(bulkSize);
+    expect(predictions.length - predictionsBefore).toBe(bulkSize + bobIds.length);
     const rows = await ledgerOf(bulkJobId);
     expect(rows).toHaveLength(bulkSize);
     expect(
@@ -252,40 +314,104 @@ describe.skipIf(!usesPostgres)('two web and two worker processes on one Postgres
     );
     expect(files[0]!.n).toBe(bulkSize);
 
-    // Both of Alice's streams saw every image complete; Bob saw none of it.
-    for (const stream of [aliceOnWeb1, aliceOnWeb2]) {
-      await until(
-        'every completion on the stream',
-        async () => {
+    // Every event of every user reached both of that user's streams: the last ones too.
+    const [aliceOwns, bobOwns] = await Promise.all([ownedBy(alice), ownedBy(bob)]);
+    const finalCredits = async (user: BrowserUser) =>
+      (
+        await sql.query<{ credits: number }>(
+          'select credits from subscriptions where user_id = $1',
+          [user.id],
+        )
+      ).rows[0]!.credits;
+    for (const [user, own, userStreams, bulk, size] of [
+      [alice, aliceOwns, [aliceOnWeb1, aliceOnWeb2], bulkJobId, bulkSize],
+      [bob, bobOwns, [bobOnWeb1, bobOnWeb2], bobBulkJobId, bobIds.length],
+    ] as const) {
+      const credits = await finalCredits(user);
+      for (const stream of userStreams) {
+        // A bulk publishes itself (not each queued image), then every image's end, the bulk's
+        // progress, and the balance after the spend.
+        const missing = () => {
           const completed = new Set(
             stream.events
               .filter((e) => e.type === 'generation.updated' && e.data.status === 'complete')
               .map((e) => e.data.generationId),
           );
-          return completed.size === bulkSize ? true : undefined;
-        },
-        60_000,
-      );
+          return [
+            ...(completed.size === size ? [] : [`${size - completed.size} completions`]),
+            ...(stream.events.some(
+              (e) =>
+                e.type === 'bulk-job.updated' &&
+                e.data.bulkJobId === bulk &&
+                e.data.status === 'completed' &&
+                e.data.completedImages === size,
+            )
+              ? []
+              : ['the finished bulk job']),
+            ...(stream.events.some(
+              (e) => e.type === 'subscription.updated' && e.data.credits === credits,
+            )
+              ? []
+              : [`the balance of ${credits}`]),
+          ];
+        };
+        await until(
+          'every event of the user on the stream',
+          async () => (missing().length === 0 ? true : undefined),
+          60_000,
+        ).catch(() => {
+          const types = stream.events.map(
+            (e) => `${e.type}:${String(e.data.status ?? e.data.credits)}`,
+          );
+          throw new Error(`missing ${missing().join(', ')}; got ${[...new Set(types)].join(' ')}`);
+        });
+        // Nothing of anyone else's, whatever its type.
+        expect(stream.events.filter((event) => !belongsTo(event, own))).toEqual([]);
+      }
+      // Both web processes delivered the same events: neither lost one the other had.
+      expect(sortedJson(userStreams[0].events)).toEqual(sortedJson(userStreams[1].events));
     }
-    expect(bobOnWeb2.events.filter((e) => e.type !== 'subscription.updated')).toEqual([]);
   }, 600_000);
 
   it('ends every job complete or failed-and-refunded when a worker is killed mid-job', async () => {
+    // worker2 leaves first (drained by SIGTERM), so every job that is running when worker1 is
+    // killed is worker1's.
+    worker2.child.kill('SIGTERM');
+    expect(await worker2.exited).toBe(0);
     const ids = presetIds.slice(0, 24);
     // Each prediction needs a few polls, so jobs are in flight when the worker dies.
     for (const _ of ids) fake.scriptPrediction({ outcome: 'succeed', polls: 3 });
     const bulkJobId = await bulkOf(ids);
-    await until('a first image', async () => {
+    const activeJobs = async () =>
+      (
+        await sql.query<{ id: string }>(
+          `select id from pgboss.job where name = 'generation.generate' and state = 'active'
+             and data->>'generationId' in (select id from generations where bulk_job_id = $1)`,
+          [bulkJobId],
+        )
+      ).rows.map((row) => row.id);
+    await until('a first image, with more running', async () => {
       const rows = await ledgerOf(bulkJobId);
-      return rows.some((row) => row.status === 'complete') ? true : undefined;
+      return rows.some((row) => row.status === 'complete') && (await activeJobs()).length > 0
+        ? true
+        : undefined;
     });
     worker1.child.kill('SIGKILL');
     await worker1.exited;
-    const restarted = await startProcess('worker1-again', 'worker', databaseUrl, {
-      dataDir,
-      env: workerEnv(),
-    });
-    processes.push(restarted);
+    // With no other worker alive, jobs still marked active were held by the killed one.
+    const heldWhenKilled = await activeJobs();
+    expect(heldWhenKilled.length).toBeGreaterThan(0);
+    for (const [name, dies] of [
+      ['worker1-again', 'worker1'],
+      ['worker2-again', 'worker2'],
+    ] as const) {
+      const restarted = await startProcess(name, 'worker', databaseUrl, {
+        dataDir,
+        env: { ...workerEnv(), PUBLIC_URL: web1.url },
+      });
+      processes.push(restarted);
+      stopped.add(dies);
+    }
 
     const job = await finishedBulk(bulkJobId, 240_000);
     expect(job.completedImages + job.failedImages).toBe(ids.length);
@@ -295,6 +421,41 @@ describe.skipIf(!usesPostgres)('two web and two worker processes on one Postgres
       expect(row.spent, row.id).toBe(1);
       expect(row.refunded, row.id).toBe(row.status === 'failed' ? 1 : 0);
     }
+    // The jobs the killed worker held ended too (none stuck active or waiting).
+    const { rows: leftovers } = await sql.query<{ id: string; state: string }>(
+      `select id, state from pgboss.job where id = any($1::uuid[]) and state not in ('completed', 'failed')`,
+      [heldWhenKilled],
+    );
+    expect(leftovers).toEqual([]);
+    // The balance is exactly what the ledger says, for everything Alice ever did.
+    const { rows: balance } = await sql.query<{ credits: number; ledger: number; last: number }>(
+      `select s.credits,
+          (select sum(delta)::int from credit_ledger where user_id = s.user_id) as ledger,
+          (select balance_after from credit_ledger where user_id = s.user_id
+             order by created_at desc, id desc limit 1) as last
+        from subscriptions s where s.user_id = $1`,
+      [alice.id],
+    );
+    expect(balance[0]!.credits).toBe(balance[0]!.ledger);
+    expect(balance[0]!.credits).toBe(balance[0]!.last);
+    // One stored image per completed generation and no file for a failed one: an image made
+    // again after the kill replaced nothing and was not kept twice under another name.
+    const { rows: keys } = await sql.query<{ id: string; image_key: string | null }>(
+      'select id, image_key from generations where bulk_job_id = $1',
+      [bulkJobId],
+    );
+    const generationsDir = path.join(dataDir, 'storage', 'users', alice.id, 'generations');
+    const storedForBulk = existsSync(generationsDir)
+      ? readdirSync(generationsDir).filter((file) => keys.some((row) => file.startsWith(row.id)))
+      : [];
+    const images = storedForBulk.filter((file) => !file.includes('-thumb'));
+    expect(images.sort()).toEqual(
+      keys
+        .filter((row) => row.image_key)
+        .map((row) => path.basename(row.image_key!))
+        .sort(),
+    );
+    expect(images).toHaveLength(job.completedImages);
   }, 300_000);
 
   it('answers cleanly while every database connection is cut, and recovers without a restart', async () => {
@@ -343,7 +504,7 @@ describe.skipIf(!usesPostgres)('two web and two worker processes on one Postgres
       });
     }
     expect(
-      processes.filter((proc) => proc.name !== 'worker1' && proc.child.exitCode !== null),
+      processes.filter((proc) => !stopped.has(proc.name) && proc.child.exitCode !== null),
     ).toEqual([]);
     // And work still flows through the workers.
     const bulkJobId = await bulkOf(presetIds.slice(0, 3));

@@ -76,7 +76,7 @@ export function spawnNode(
 
 export async function startProcess(
   name: string,
-  role: 'web' | 'worker',
+  role: 'web' | 'worker' | 'all',
   databaseUrl: string,
   options: { dataDir?: string; env?: Record<string, string> } = {},
 ): Promise<Proc> {

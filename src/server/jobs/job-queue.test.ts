@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ZodError } from 'zod';
+import { z, ZodError } from 'zod';
 import {
   createTestApp,
   createTestDatabase,
@@ -11,8 +11,18 @@ import {
   type TestApp,
   usesPostgres,
 } from '../../../tests/helpers/test-app.ts';
+import { waitFor } from '../../../tests/helpers/studio.ts';
 import { uniqueEmail } from '../../../tests/helpers/users.ts';
+import { EngineError } from '../adapters/engine/training-engine.ts';
 import { sendEmailJob } from '../features/email/jobs.ts';
+import {
+  defineJobType,
+  defineWorker,
+  type JobQueue,
+  type JobType,
+  type JobWorker,
+  startJobQueue,
+} from './job-queue.ts';
 
 interface OutboxEmail {
   from: string;
@@ -193,4 +203,79 @@ describe('sending a job', () => {
     ).rows;
     expect(policy!.retry_limit).toBe(sendEmailJob.retry.retryLimit);
   }, 90_000);
+});
+
+describe('a job whose engine asked to be called back later (429 with Retry-After)', () => {
+  let app: TestApp;
+  let queue: JobQueue;
+  const attempts = new Map<string, { at: number; retryCount: number }[]>();
+  const retryAfterType = defineJobType('test.retry-after', z.object({ label: z.string() }), {
+    retryLimit: 2,
+    retryDelaySeconds: 5,
+    retryBackoff: true,
+  });
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    // A queue of its own on the app's database, with one handler that always fails as told.
+    queue = await startJobQueue({
+      database: app.deps.database,
+      types: [retryAfterType as JobType<unknown>],
+      pollSeconds: 0.5,
+      supervise: false,
+      heartbeatSeconds: 30,
+      monitorSeconds: 30,
+      onError: () => {},
+    });
+    await queue.work([
+      defineWorker(retryAfterType, async ({ label }, job) => {
+        attempts.set(label, [
+          ...(attempts.get(label) ?? []),
+          { at: Date.now(), retryCount: job.retryCount },
+        ]);
+        throw label === 'busy'
+          ? new EngineError('Replicate answered 429', { transient: true, retryAfterSeconds: 120 })
+          : new EngineError('Replicate answered 500', { transient: true });
+      }) as JobWorker<unknown>,
+    ]);
+  });
+  afterAll(async () => {
+    await queue?.stop({ graceful: false, timeoutMs: 1000 });
+    await app?.stop();
+  });
+
+  async function rowOf(id: string) {
+    const result = await app.deps.database.db.execute<{
+      state: string;
+      retry_count: number;
+      start_after: string;
+    }>(sql`select state, retry_count, start_after from pgboss.job where id = ${id}`);
+    return (
+      result as unknown as { rows: { state: string; retry_count: number; start_after: string }[] }
+    ).rows[0]!;
+  }
+
+  async function afterFirstFailure(label: string) {
+    const id = (await queue.send(retryAfterType, { label }))!;
+    const row = await waitFor(
+      () => rowOf(id),
+      (found) => found.state !== 'created' && found.state !== 'active',
+    );
+    return { row, failedAt: attempts.get(label)![0]!.at };
+  }
+
+  it('is retried no earlier than the Retry-After, spending one retry like any failure', async () => {
+    const busy = await afterFirstFailure('busy');
+    const broken = await afterFirstFailure('broken');
+    expect(busy.row.state).toBe('retry');
+    expect(new Date(busy.row.start_after).getTime()).toBeGreaterThanOrEqual(
+      busy.failedAt + 120_000,
+    );
+    // Without a Retry-After the queue's own backoff applies (5 s, with jitter).
+    expect(broken.row.state).toBe('retry');
+    expect(new Date(broken.row.start_after).getTime()).toBeLessThan(broken.failedAt + 120_000);
+    // The attempt counts the same either way: the retry budget is not spent faster or slower.
+    expect(busy.row.retry_count).toBe(broken.row.retry_count);
+    expect(attempts.get('busy')).toHaveLength(1);
+  });
 });

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { PgBoss, fromDrizzle, fromPglite } from 'pg-boss';
 import type { z } from 'zod';
+import { timings } from '../../common/product.ts';
+import { EngineError } from '../adapters/engine/training-engine.ts';
 import type { DatabaseHandle, Executor } from '../db/client.ts';
 import { currentContext, runWithContext } from '../observability/context.ts';
 import { metrics } from '../observability/metrics.ts';
@@ -156,6 +158,28 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     return tx ? { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) } : {};
   }
 
+  /**
+   * Fails the job as pg-boss would (the attempt counts against its retries like any other), but
+   * moves its retry to no earlier than the provider asked for: the queue's own backoff (seconds)
+   * would spend every retry inside a `Retry-After: 60` and give up early. One transaction, so
+   * the retry is never left on the short schedule.
+   */
+  async function failUntil(name: string, id: string, error: EngineError, seconds: number) {
+    await database.db.transaction(async (tx) => {
+      await boss.fail(
+        name,
+        id,
+        { message: error.message, retryAfterSeconds: seconds },
+        connection(tx),
+      );
+      await tx.execute(
+        sql`update pgboss.job
+            set start_after = greatest(start_after, now() + make_interval(secs => ${seconds}))
+            where name = ${name} and id = ${id} and state = 'retry'`,
+      );
+    });
+  }
+
   return {
     async send(type, payload, sendOptions = {}) {
       return boss.send(type.name, jobData(type, payload), {
@@ -204,7 +228,10 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
               metrics.jobsTotal.inc({ ...labels, outcome: 'completed' });
             } catch (error) {
               metrics.jobsTotal.inc({ ...labels, outcome: 'failed' });
-              throw error;
+              const waitSeconds = retryAfterSeconds(error);
+              if (waitSeconds === undefined || job.retryCount >= worker.type.retry.retryLimit)
+                throw error;
+              await failUntil(worker.type.name, job.id, error as EngineError, waitSeconds);
             } finally {
               metrics.jobDuration.observe(labels, (performance.now() - started) / 1000);
             }
@@ -233,4 +260,11 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       await boss.stop({ graceful, timeout: timeoutMs, close: !database.pglite });
     },
   };
+}
+
+/** How long a provider asked us to wait (a 429's Retry-After), at most the product's cap. */
+function retryAfterSeconds(error: unknown): number | undefined {
+  if (!(error instanceof EngineError) || !error.transient || !error.retryAfterSeconds)
+    return undefined;
+  return Math.min(error.retryAfterSeconds, timings.engineRetryAfterMaxSeconds);
 }

@@ -26,6 +26,9 @@ const translations: Record<string, [ErrorCode, string]> = {
   INVALID_REDIRECT_URL: ['VALIDATION_ERROR', messages.auth.invalidRedirect],
   INVALID_ERROR_CALLBACK_URL: ['VALIDATION_ERROR', messages.auth.invalidRedirect],
   INVALID_NEW_USER_CALLBACK_URL: ['VALIDATION_ERROR', messages.auth.invalidRedirect],
+  // Better Auth answers 422/400 when its write fails (the database is down): our fault, not the user's.
+  FAILED_TO_CREATE_USER: ['INTERNAL', messages.http.serverError],
+  FAILED_TO_CREATE_SESSION: ['INTERNAL', messages.http.serverError],
 };
 
 function codeForStatus(status: number): ErrorCode {
