@@ -11,7 +11,6 @@
 //   - spend, repeated reference: a retried spend (the unique (reason, reference) answers "duplicate").
 // Writes bench/results/credits.md.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
@@ -19,6 +18,7 @@ import { openDatabase } from '../src/server/db/client.ts';
 import { subscriptions, user } from '../src/server/db/schema/index.ts';
 import { grant, spend } from '../src/server/features/billing/ledger.ts';
 import { ledgerSum } from '../src/server/features/billing/ledger-repository.ts';
+import { writeResults } from './support/results.ts';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (!adminUrl) {
@@ -161,6 +161,4 @@ into a table with no constraints. "All callers on one user" measures the hot-row
 of one user waits for the row lock of the previous one, which is the price of never going
 negative. After the run the ledger of every user sums to its balance.
 `;
-mkdirSync('bench/results', { recursive: true });
-writeFileSync('bench/results/credits.md', report);
-console.log('wrote bench/results/credits.md');
+writeResults('credits', report);

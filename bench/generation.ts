@@ -24,7 +24,7 @@
 //   4. acceptance, ROLE=web: jobs are enqueued, never processed, so no worker competes for the CPU
 //      with the request path being measured.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,7 @@ import {
   measureBareFastify,
   measureThroughput,
 } from './support/throughput.ts';
+import { writeResults } from './support/results.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -51,7 +52,6 @@ const bulkRuns = Math.max(1, Number(process.env.BENCH_BULKS ?? 10));
 const eventRuns = Math.max(1, Number(process.env.BENCH_EVENTS ?? 30));
 const presetCount = 120;
 const bulkSize = 100;
-const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const publicUrl = 'http://localhost:3000';
 
@@ -676,13 +676,12 @@ console.table(
     ]),
   ),
 );
-mkdirSync(resultsDir, { recursive: true });
-writeFileSync(path.join(resultsDir, 'generation.md'), markdown());
-writeFileSync(
-  path.join(resultsDir, 'generation.json'),
-  `${JSON.stringify({ ...meta, throughput: rows, bulk, eventLatency: latencyRows }, null, 2)}\n`,
-);
-console.log(`written to ${path.relative(process.cwd(), resultsDir)}/generation.{md,json}`);
+writeResults('generation', markdown(), {
+  ...meta,
+  throughput: rows,
+  bulk,
+  eventLatency: latencyRows,
+});
 
 if (rows.some((row) => row.failures > 0)) {
   console.error('some requests failed: the numbers above do not measure success');

@@ -5,7 +5,7 @@
 //   npm run bench landing
 //   CHROME_PATH=/usr/bin/chromium (default)   LANDING_RUNS=1 (median of N Lighthouse runs)
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,9 +13,9 @@ import { gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { loadConfig } from '../src/server/config.ts';
 import { start } from '../src/server/runtime.ts';
+import { writeResults } from './support/results.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
-const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 const webRoot = path.join(repoRoot, 'dist/web');
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const runs = Math.max(1, Number(process.env.LANDING_RUNS ?? 1));
@@ -230,10 +230,4 @@ const markdown = [
   ...chosen.scripts.map((s) => `| ${s.url} | ${(s.gzipBytes / 1024).toFixed(1)} |`),
   '',
 ].join('\n');
-mkdirSync(resultsDir, { recursive: true });
-writeFileSync(path.join(resultsDir, 'landing.md'), markdown);
-writeFileSync(
-  path.join(resultsDir, 'landing.json'),
-  `${JSON.stringify({ ...meta, targets, summary, checks, runs: measurements }, null, 2)}\n`,
-);
-console.log(`written to ${path.relative(process.cwd(), resultsDir)}/landing.{md,json}`);
+writeResults('landing', markdown, { ...meta, targets, summary, checks, runs: measurements });

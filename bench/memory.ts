@@ -15,7 +15,7 @@
 // uploads through /proc/<pid>/clear_refs) catches a peak between two samples.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,9 +29,9 @@ import {
   dropScratchDatabase,
   serverUrl,
 } from './support/scratch-database.ts';
+import { writeResults } from './support/results.ts';
 
 const uploads = photoRules.max; // 12: a draft's limit
-const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const mib = 1024 * 1024;
 
@@ -432,10 +432,4 @@ console.table(
     ]),
   ),
 );
-mkdirSync(resultsDir, { recursive: true });
-writeFileSync(path.join(resultsDir, 'memory.md'), markdown);
-writeFileSync(
-  path.join(resultsDir, 'memory.json'),
-  `${JSON.stringify({ ...meta, rows }, null, 2)}\n`,
-);
-console.log(`written to ${path.relative(process.cwd(), resultsDir)}/memory.{md,json}`);
+writeResults('memory', markdown, { ...meta, rows });

@@ -5,10 +5,9 @@
 //   npm run bench platform            PGlite (the embedded default)
 //   BENCH_DATABASE_URL=postgres://…   a Postgres database instead (scratch: a user is added)
 //   BENCH_CONNECTIONS=20 BENCH_SECONDS=5   load per row
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { loadConfig } from '../src/server/config.ts';
 import { start } from '../src/server/runtime.ts';
@@ -18,12 +17,12 @@ import {
   measureBareFastify,
   measureThroughput,
 } from './support/throughput.ts';
+import { writeResults } from './support/results.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const load = { connections, seconds };
 const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
-const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 
 async function ourApp(): Promise<{ rows: MeasuredRow[]; database: string }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'likeness-bench-'));
@@ -122,13 +121,7 @@ console.table(
     ]),
   ),
 );
-mkdirSync(resultsDir, { recursive: true });
-writeFileSync(path.join(resultsDir, 'platform.md'), markdown(meta, rows));
-writeFileSync(
-  path.join(resultsDir, 'platform.json'),
-  `${JSON.stringify({ ...meta, rows }, null, 2)}\n`,
-);
-console.log(`written to ${path.relative(process.cwd(), resultsDir)}/platform.{md,json}`);
+writeResults('platform', markdown(meta, rows), { ...meta, rows });
 
 if (rows.some((row) => row.failures > 0)) {
   console.error('some requests failed: the numbers above do not measure success');

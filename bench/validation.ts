@@ -8,7 +8,7 @@
 // The photos: quality/large-12mp.jpg (4000x3000) and 11 of person A's photos upscaled in
 // memory to 3000x4000 (JPEG q90), so every one is about 12 MP. Every photo must pass
 // judgePhoto; the script exits non-zero otherwise.
-import { readFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,9 +16,9 @@ import sharp from 'sharp';
 import { photos as photoRules } from '../src/common/product.ts';
 import { analyzePhoto, detectionMaxSide, warmUp } from '../src/server/images/faces.ts';
 import { judgePhoto } from '../src/server/images/photo-checks.ts';
+import { writeResults } from './support/results.ts';
 
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
 const repo = fileURLToPath(new URL('../', import.meta.url));
 
 interface Row {
@@ -132,13 +132,7 @@ const markdown = [
 ].join('\n');
 
 console.log(`\n${markdown}`);
-mkdirSync(resultsDir, { recursive: true });
-writeFileSync(path.join(resultsDir, 'validation.md'), markdown);
-writeFileSync(
-  path.join(resultsDir, 'validation.json'),
-  `${JSON.stringify({ ...meta, rows }, null, 2)}\n`,
-);
-console.log(`written to ${path.relative(process.cwd(), resultsDir)}/validation.{md,json}`);
+writeResults('validation', markdown, { ...meta, rows });
 
 if (failures.length > 0) {
   console.error(`some photos did not pass judgePhoto: ${failures.join(', ')}`);
