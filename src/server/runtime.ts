@@ -151,6 +151,7 @@ export async function start(
   }
   if (config.role !== 'web') {
     await generation.schedule();
+    await studio.schedule();
     await queue.work(createWorkers({ mailer, billing, studio, generation, tryOn }));
   }
 

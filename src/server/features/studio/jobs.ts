@@ -25,6 +25,13 @@ export const checkTrainingJob = defineJobType(
   { retryLimit: 2, retryDelaySeconds: 30, expireInSeconds: 300 },
 );
 
+/** Settles trainings without news for the timeout, whatever left them so (see `Training.sweep`). */
+export const sweepTrainingsJob = defineJobType('studio.sweep-trainings', z.object({}), {
+  retryLimit: 1,
+  retryDelaySeconds: 60,
+  expireInSeconds: 300,
+});
+
 /** Removes files whose rows are gone (privacy after training, deleted models). */
 export const deleteFilesJob = defineJobType(
   'studio.delete-files',

@@ -72,6 +72,8 @@ export interface StudioServiceDeps {
   /** Runs work in one transaction and publishes balance changes after commit (the ledger's). */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   similarity: (a: number[], b: number[]) => number;
+  /** Stops a deleted model's training at the engine (no-op when none runs there). */
+  cancelTraining: (model: ModelRow) => Promise<void>;
   logger: FastifyBaseLogger;
 }
 
@@ -382,6 +384,9 @@ export function createStudioService(deps: StudioServiceDeps) {
         keys,
         prefixes: [`${userStorageKey(userId, 'models', modelId)}/`],
       });
+      // A training still running at a provider would go on, paid for; a start job running now
+      // cancels what it started once it finds the model gone (`Training.start`).
+      await deps.cancelTraining(model);
       await publishModel({ ...model, status: 'deleted' });
     },
   };
