@@ -189,8 +189,13 @@ export function createStudioService(deps: StudioServiceDeps) {
         // The specification's UPLOADING, from when a photo that passed intake is being stored
         // (a refused file changes nothing) until it is recorded for validation.
         await setTrainingStatus(db, userId, 'UPLOADING');
-        await storage.put(storageKeyOf, photo.jpeg, 'image/jpeg');
-        await storage.put(thumbnailKey, photo.thumbnail, 'image/webp');
+        await Promise.all([
+          storage.put(storageKeyOf, photo.jpeg, 'image/jpeg'),
+          storage.put(thumbnailKey, photo.thumbnail, 'image/webp'),
+        ]).catch((error: unknown) => {
+          logger.error({ err: error, userId }, 'a training photo could not be stored');
+          throw new AppError('INTERNAL', messages.upload.notStored);
+        });
         const row = await db.transaction(async (tx) => {
           await lockDraft(tx, userId);
           if ((await countDraftPhotos(tx, userId)) >= photoRules.max)
@@ -206,7 +211,10 @@ export function createStudioService(deps: StudioServiceDeps) {
             bytes: photo.jpeg.length,
           });
           await setTrainingStatus(tx, userId, 'VALIDATING');
-          await queue.send(validatePhotoJob, { photoId: id }, { tx });
+          await queue.send(validatePhotoJob, { photoId: id }, { tx }).catch((error: unknown) => {
+            logger.error({ err: error, userId }, 'photo validation could not be queued');
+            throw new AppError('INTERNAL', messages.upload.failedToStartValidation);
+          });
           return inserted;
         });
         await publishPhotoChanges([{ userId, photoId: id, status: 'pending' }]);
@@ -300,47 +308,54 @@ export function createStudioService(deps: StudioServiceDeps) {
           'VALIDATION_ERROR',
           messages.nameModel.nameTooLong(modelNameRules.maxLength),
         );
-      const model = await deps.transaction(async (tx) => {
-        const subscription = await lockSubscription(tx, userId);
-        requireModelSlot(subscription, await countSlotModels(tx, userId));
-        requireTrainingAllowance(subscription);
-        const draft = await lockDraft(tx, userId);
-        const gender = request.gender ?? (draft.gender as Gender | null);
-        if (!gender) throw new AppError('VALIDATION_ERROR', messages.nameModel.genderMissing);
-        const photos = await listDraftPhotos(tx, userId);
-        if (photos.some((photo) => photo.status === 'pending'))
-          throw new AppError('CONFLICT', messages.upload.stillValidating);
-        if (photos.some((photo) => photo.status === 'failed'))
-          throw new AppError('VALIDATION_ERROR', messages.upload.someInvalid);
-        if (photos.length < photoRules.min)
-          throw new AppError('VALIDATION_ERROR', messages.upload.tooFewPassed);
-        if (photos.length > photoRules.max)
-          throw new AppError('VALIDATION_ERROR', messages.upload.tooMany);
-        const id = randomUUID();
-        const paid = await spendTraining(tx, userId, trainingReference(id));
-        const inserted = await insertModel(tx, {
-          id,
-          userId,
-          name,
-          gender,
-          status: 'pending',
-          paidWith: paid.usedFreeTraining ? 'free-training' : 'credits',
-          photoCount: photos.length,
-          engine: deps.engineName,
-          triggerWord,
-          faceEmbedding: meanEmbedding(photos.map((photo) => photo.embedding)),
+      const model = await deps
+        .transaction(async (tx) => {
+          const subscription = await lockSubscription(tx, userId);
+          requireModelSlot(subscription, await countSlotModels(tx, userId));
+          requireTrainingAllowance(subscription);
+          const draft = await lockDraft(tx, userId);
+          const gender = request.gender ?? (draft.gender as Gender | null);
+          if (!gender) throw new AppError('VALIDATION_ERROR', messages.nameModel.genderMissing);
+          const photos = await listDraftPhotos(tx, userId);
+          if (photos.some((photo) => photo.status === 'pending'))
+            throw new AppError('CONFLICT', messages.upload.stillValidating);
+          if (photos.some((photo) => photo.status === 'failed'))
+            throw new AppError('VALIDATION_ERROR', messages.upload.someInvalid);
+          if (photos.length < photoRules.min)
+            throw new AppError('VALIDATION_ERROR', messages.upload.tooFewPassed);
+          if (photos.length > photoRules.max)
+            throw new AppError('VALIDATION_ERROR', messages.upload.tooMany);
+          const id = randomUUID();
+          const paid = await spendTraining(tx, userId, trainingReference(id));
+          const inserted = await insertModel(tx, {
+            id,
+            userId,
+            name,
+            gender,
+            status: 'pending',
+            paidWith: paid.usedFreeTraining ? 'free-training' : 'credits',
+            photoCount: photos.length,
+            engine: deps.engineName,
+            triggerWord,
+            faceEmbedding: meanEmbedding(photos.map((photo) => photo.embedding)),
+          });
+          await attachPhotos(
+            tx,
+            userId,
+            photos.map((photo) => photo.id),
+            id,
+          );
+          await updateDraft(tx, userId, { trainingStatus: null, gender: null, name: '' });
+          await syncTrainingInProgress(tx, userId);
+          await queue.send(startTrainingJob, { modelId: id }, { tx });
+          return inserted;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof AppError) throw error;
+          // Nothing was spent or recorded (one transaction); the user may simply try again.
+          logger.error({ err: error, userId }, 'the model could not be created');
+          throw new AppError('INTERNAL', messages.training.createModelFailed);
         });
-        await attachPhotos(
-          tx,
-          userId,
-          photos.map((photo) => photo.id),
-          id,
-        );
-        await updateDraft(tx, userId, { trainingStatus: null, gender: null, name: '' });
-        await syncTrainingInProgress(tx, userId);
-        await queue.send(startTrainingJob, { modelId: id }, { tx });
-        return inserted;
-      });
       await publishModel(model);
       return toModel(model);
     },

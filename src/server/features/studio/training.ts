@@ -425,6 +425,8 @@ async function storeZip(storage: Storage, zipKey: string, photos: PhotoRow[]): P
     reading,
     photos.map((photo, index) => ({ name: `image_${index + 1}.jpg`, key: photo.storageKey })),
   );
+  // The put reports the failure; it may attach its own listener only after a first read failed.
+  zip.on('error', () => {});
   try {
     await storage.put(zipKey, zip, 'application/zip');
   } catch (error) {
