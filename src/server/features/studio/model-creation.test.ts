@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -11,7 +12,7 @@ import { startFakeS3, type FakeS3 } from '../../../../tests/fakes/s3-api.ts';
 import { deleteFilesJob, startTrainingJob } from './jobs.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
-import { overTenMegabyteJpeg } from '../../../../tests/helpers/uploads.ts';
+import { multipart, overTenMegabyteJpeg } from '../../../../tests/helpers/uploads.ts';
 import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
 
 /**
@@ -397,6 +398,71 @@ describe('creating a model and training it with the local engine', () => {
       monthlyFreeTrainingsLeft: 0,
     });
     expect((await api.draft(user)).counts.passed).toBe(8);
+  });
+});
+
+describe('the training status while photos are uploaded', () => {
+  let listening: TestApp;
+  let listeningApi: ReturnType<typeof apiCaller>;
+  beforeAll(async () => {
+    listening = await createTestApp({ listen: true });
+    listeningApi = apiCaller(listening);
+  });
+  afterAll(async () => {
+    await listening?.stop();
+  });
+
+  /**
+   * Sends an upload over real HTTP in two halves and reports the draft's training status seen
+   * while the second half is held back; answers that and the upload's HTTP status.
+   */
+  async function uploadHalting(user: SignedInUser, file: Buffer, filename: string) {
+    const body = multipart(file, { filename });
+    const half = Math.floor(body.payload.length / 2);
+    const url = new URL('/api/studio/photos', listening.url);
+    let answered!: (status: number) => void;
+    const done = new Promise<number>((resolve) => (answered = resolve));
+    const upload = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          ...user.headers,
+          ...body.headers,
+          'content-length': String(body.payload.length),
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => answered(response.statusCode ?? 0));
+      },
+    );
+    upload.write(body.payload.subarray(0, half));
+    const during = await waitFor(
+      async () => (await listeningApi.draft(user)).trainingStatus,
+      (status) => status === 'UPLOADING',
+      10_000,
+    );
+    upload.end(body.payload.subarray(half));
+    return { during, status: await done };
+  }
+
+  it('is UPLOADING from the start of an upload, VALIDATING once recorded, VALIDATION_COMPLETE once checked, and back after a refused file', async () => {
+    const user = await signUp(listening);
+    expect((await listeningApi.draft(user)).trainingStatus).toBeNull();
+
+    const first = await uploadHalting(user, readFileSync(photoFixtures.personA(1)), 'a-01.jpg');
+    expect(first).toEqual({ during: 'UPLOADING', status: 201 });
+    // Recorded: VALIDATING exactly while its check is pending.
+    const recorded = await listeningApi.draft(user);
+    expect(recorded.trainingStatus).toBe(
+      recorded.counts.pending > 0 ? 'VALIDATING' : 'VALIDATION_COMPLETE',
+    );
+    expect((await listeningApi.settledDraft(user)).trainingStatus).toBe('VALIDATION_COMPLETE');
+
+    const refused = await uploadHalting(user, Buffer.from('not a picture at all'), 'notes.jpg');
+    expect(refused).toEqual({ during: 'UPLOADING', status: 415 });
+    expect((await listeningApi.draft(user)).trainingStatus).toBe('VALIDATION_COMPLETE');
   });
 });
 

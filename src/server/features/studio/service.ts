@@ -174,21 +174,22 @@ export function createStudioService(deps: StudioServiceDeps) {
     },
 
     /**
-     * Stores a normalised photo and records it as pending with its validation job, in one
-     * transaction; if anything fails, the stored files are removed again.
+     * Receives a photo (`receive` reads and normalises the upload), stores it and records it as
+     * pending with its validation job, in one transaction; if anything fails, the stored files
+     * are removed again and the training status goes back to what the draft's photos say.
      */
     async addPhoto(
       userId: string,
-      fileName: string,
-      photo: NormalizedPhoto,
+      receive: () => Promise<{ fileName: string; photo: NormalizedPhoto }>,
     ): Promise<TrainingPhoto> {
       const id = randomUUID();
       const storageKeyOf = userStorageKey(userId, 'training-images', `${id}.jpg`);
       const thumbnailKey = userStorageKey(userId, 'training-images', `${id}-thumb.webp`);
       try {
-        // The specification's UPLOADING, from when a photo that passed intake is being stored
-        // (a refused file changes nothing) until it is recorded for validation.
+        // The specification's UPLOADING: from when the upload starts until it is recorded for
+        // validation (VALIDATING), or refused (back to what the photos say).
         await setTrainingStatus(db, userId, 'UPLOADING');
+        const { fileName, photo } = await receive();
         await Promise.all([
           storage.put(storageKeyOf, photo.jpeg, 'image/jpeg'),
           storage.put(thumbnailKey, photo.thumbnail, 'image/webp'),
