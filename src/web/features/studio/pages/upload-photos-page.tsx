@@ -75,7 +75,7 @@ export function UploadPhotosPage() {
   useEffect(() => {
     if (arrived.current || !data) return;
     arrived.current = true;
-    if (shouldSkipToGender(data.trainingStatus, editing)) {
+    if (shouldSkipToGender(data.trainingStatus, data.counts, editing)) {
       void navigate(routes.selectGender, { replace: true });
     }
   }, [data, editing, navigate]);
