@@ -8,10 +8,13 @@ export const validatePhotoJob = defineJobType(
   { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 120 },
 );
 
-/** Zips a new model's photos and hands them to the engine. */
+/**
+ * Zips a new model's photos and hands them to the engine. `deferrals`: how many times the engine
+ * already asked us (429 with Retry-After) to come back later.
+ */
 export const startTrainingJob = defineJobType(
   'studio.start-training',
-  z.object({ modelId: z.string() }),
+  z.object({ modelId: z.string(), deferrals: z.number().int().min(0).optional() }),
   { retryLimit: 4, retryDelaySeconds: 10, expireInSeconds: 900 },
 );
 

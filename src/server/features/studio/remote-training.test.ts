@@ -4,7 +4,7 @@ import type { UserModel } from '../../../common/api/studio.ts';
 import { messages } from '../../../common/messages.ts';
 import { photos as photoRules } from '../../../common/product.ts';
 import { creditLedger, userModels } from '../../db/schema/index.ts';
-import { sweepTrainingsJob } from './jobs.ts';
+import { startTrainingJob, sweepTrainingsJob } from './jobs.ts';
 import { startFakeReplicate, type FakeReplicate } from '../../../../tests/fakes/replicate-api.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
@@ -118,6 +118,22 @@ describe('Replicate training reported by signed webhooks', () => {
     });
     expect((await api.models(user)).trainingInProgress).toBe(false);
   });
+
+  it('follows Retry-After when Replicate answers 429, beyond what the retries would bear, and is paid once', async () => {
+    const trainingsPost = /^POST \/v1\/models\/[^/]+\/[^/]+\/versions\/[^/]+\/trainings$/;
+    // More refusals in a row than the start job has attempts: used up, they would fail it.
+    const refusals = startTrainingJob.retry.retryLimit + 2;
+    for (let n = 0; n < refusals; n += 1)
+      fake.failNext({ match: trainingsPost, status: 429, retryAfter: 1 });
+    const { model } = await startTraining(app, api);
+    const posts = fake.requests.filter(
+      (r) =>
+        trainingsPost.test(`${r.method} ${r.path}`) &&
+        String((r.body as { destination?: string }).destination).endsWith(model.id.toLowerCase()),
+    );
+    expect(posts).toHaveLength(refusals + 1);
+    expect(await ledgerOf(app, model.id)).toEqual([{ reason: 'training', delta: 0, free: -1 }]);
+  }, 90_000);
 
   it('refuses a forged or stale webhook and changes nothing', async () => {
     const { user, model, trainingId } = await startTraining(app, api);

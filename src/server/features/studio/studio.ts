@@ -69,8 +69,8 @@ export function createStudio(deps: {
       // Face analysis is serialised inside the process anyway; one at a time keeps memory flat.
       1,
     ),
-    defineWorker(startTrainingJob, ({ modelId }, job) =>
-      training.start(modelId, { lastAttempt: job.isLastAttempt }),
+    defineWorker(startTrainingJob, ({ modelId, deferrals }, job) =>
+      training.start(modelId, { lastAttempt: job.isLastAttempt, deferrals: deferrals ?? 0 }),
     ),
     defineWorker(checkTrainingJob, ({ modelId }) => training.check(modelId)),
     defineWorker(sweepTrainingsJob, async () => void (await training.sweep()), 1),

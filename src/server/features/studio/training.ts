@@ -22,7 +22,7 @@ import { zipStoredFiles } from '../../lib/zip-stream.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import { refund } from '../billing/ledger.ts';
 import { sendEmailJob } from '../email/jobs.ts';
-import { checkTrainingJob, deleteFilesJob } from './jobs.ts';
+import { checkTrainingJob, deleteFilesJob, startTrainingJob } from './jobs.ts';
 import {
   findDraft,
   findModelById,
@@ -55,6 +55,12 @@ export interface TrainingDeps {
   timeoutMinutes: number;
   logger: FastifyBaseLogger;
 }
+
+/**
+ * How many times a start follows an engine's Retry-After (a 429) with a new job at the time it
+ * names; past that, a 429 is retried like any transient error, then fails (and refunds).
+ */
+const maxStartDeferrals = startTrainingJob.retry.retryLimit;
 
 /** Model ids are UUIDs; a webhook URL's `model` is read only when it looks like one. */
 const modelIdPattern = /^[0-9a-f-]{36}$/i;
@@ -260,7 +266,10 @@ export function createTraining(deps: TrainingDeps) {
 
   return {
     /** The start-training job: zip, featured image, engine start. */
-    async start(modelId: string, attempt: { lastAttempt: boolean }): Promise<void> {
+    async start(
+      modelId: string,
+      attempt: { lastAttempt: boolean; deferrals: number },
+    ): Promise<void> {
       const model = await findModelById(db, modelId);
       if (!model || model.status !== 'pending') return;
       if (model.engineReference) return scheduleCheck(modelId);
@@ -333,6 +342,17 @@ export function createTraining(deps: TrainingDeps) {
           kind: transient ? 'transient' : 'final',
         });
         // Put back to pending so the retry starts again from a clean state.
+        const retryAfter = error instanceof EngineError ? error.retryAfterSeconds : undefined;
+        if (retryAfter !== undefined && attempt.deferrals < maxStartDeferrals) {
+          // The engine said when to come back: a new start job then, without using up retries.
+          await updateModelIn(db, modelId, ['training'], { status: 'pending' });
+          await queue.send(
+            startTrainingJob,
+            { modelId, deferrals: attempt.deferrals + 1 },
+            { startAfterSeconds: Math.max(1, Math.ceil(retryAfter)) },
+          );
+          return;
+        }
         if (transient && !attempt.lastAttempt) {
           await updateModelIn(db, modelId, ['training'], { status: 'pending' });
           throw error;
