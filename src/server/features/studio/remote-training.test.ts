@@ -354,7 +354,13 @@ describe('the sweep of trainings without news', () => {
     const { user, model, trainingId } = await startTraining(app, api);
     const ended = await sweepUntilEnded(user, model.id);
     expect(ended).toMatchObject({ status: 'failed', failureReason: messages.training.timedOut });
-    expect(fake.training(trainingId)?.status).toBe('canceled');
+    // Cancelled right after the failure is recorded.
+    expect(
+      await waitFor(
+        async () => fake.training(trainingId)?.status,
+        (status) => status !== 'starting',
+      ),
+    ).toBe('canceled');
     expect(
       fake.requests.filter(
         (r) => r.method === 'POST' && r.path === `/v1/trainings/${trainingId}/cancel`,
