@@ -575,6 +575,8 @@ export const messages = {
     failedToUpload: (file: string, reason: string) => `Failed to upload ${file}: ${reason}`,
     failedToRecord: (file: string, reason: string) => `Failed to record ${file}: ${reason}`,
     failedToStartValidation: 'Failed to start validation process',
+    // The reason in failedToRecord when the photo arrived but could not be stored.
+    notStored: 'the photo could not be saved. Please try again.',
     failedToDelete: 'Failed to delete image',
     tooFewPassed: `At least ${photos.min} images are needed to train your AI model. Please add more images.`,
     tooMany: `You can add a maximum of ${photos.max} images. Please remove some of the images.`,

@@ -620,6 +620,8 @@ export const timings = {
   creditVerification: { maxAttempts: 10, intervalMs: 2000 },
   dashboardPaymentRefreshMs: 2000,
   validationPoll: { uploadMs: 2000, resultsMs: 3000 },
+  /** A model name being typed is saved to the draft after this pause (a reload keeps it). */
+  draftNameSaveMs: 500,
   tryOnReloadMs: 2000,
   toast: { shortMs: 2000, longMs: 5000 },
   sseHeartbeatMs: 25_000,

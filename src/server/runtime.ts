@@ -149,6 +149,7 @@ export async function start(
   if (config.role !== 'web') {
     await generation.schedule();
     await tryOn.schedule();
+    await studio.schedule();
     await queue.work(createWorkers({ mailer, billing, studio, generation, tryOn }));
   }
 

@@ -192,7 +192,14 @@ test('a Pro subscriber creates an AI model from validated photos and it trains',
     await expectNoSeriousA11yViolations(page);
     await saveScreenshots(page, 'select-gender');
     // The radio cards are labels around visually hidden inputs: people click the card.
+    const genderSaved = page.waitForResponse(
+      (r) => r.url().endsWith('/api/studio/draft') && r.request().method() === 'PUT',
+    );
     await page.getByText('Woman', { exact: true }).click();
+    await expect(page.getByRole('radio', { name: 'Woman' })).toBeChecked();
+    // Saved when chosen: a reload before Continue keeps it.
+    await genderSaved;
+    await page.reload();
     await expect(page.getByRole('radio', { name: 'Woman' })).toBeChecked();
     await continueButton.click();
     await expect(page).toHaveURL('/name-model');
@@ -209,7 +216,14 @@ test('a Pro subscriber creates an AI model from validated photos and it trains',
     await expect(page.getByText('This training uses your free monthly training.')).toBeVisible();
     await page.getByRole('button', { name: 'Start Training' }).click();
     await expect(page.getByText('Please enter a name for your model')).toBeVisible();
+    // Saved as typed (after a short pause): a reload keeps it.
+    const nameSaved = page.waitForResponse(
+      (r) => r.url().endsWith('/api/studio/draft') && r.request().method() === 'PUT',
+    );
     await page.getByLabel('Model name').fill('  My Studio Look  ');
+    await nameSaved;
+    await page.reload();
+    await expect(page.getByLabel('Model name')).toHaveValue('  My Studio Look  ');
     await expectNoSeriousA11yViolations(page);
     await saveScreenshots(page, 'name-model');
     await page.getByRole('button', { name: 'Start Training' }).click();
@@ -299,4 +313,21 @@ test('My AI Models is empty for a new user and offers to create one', async ({ p
     '/create-model',
   );
   await expectNoSeriousA11yViolations(page);
+});
+
+test('the gender and name screens send the user back to the photos when too few passed', async ({
+  page,
+}) => {
+  await signUpInBrowser(page, 'no-photos');
+  for (const screen of ['/select-gender', '/name-model']) {
+    await page.goto(screen);
+    await expect(page).toHaveURL('/upload-photos?edit=1');
+    // Told why, in a toast (the page's own rule line says the same).
+    await expect(
+      page
+        .getByRole('region', { name: /Notifications/ })
+        .getByText('At least 8 images are needed to train your AI model. Please add more images.')
+        .first(),
+    ).toBeVisible();
+  }
 });

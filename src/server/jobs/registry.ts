@@ -6,6 +6,7 @@ import {
   checkTrainingJob,
   deleteFilesJob,
   startTrainingJob,
+  sweepTrainingsJob,
   validatePhotoJob,
 } from '../features/studio/jobs.ts';
 import type { Studio } from '../features/studio/studio.ts';
@@ -22,6 +23,7 @@ export const jobTypes: JobType<unknown>[] = [
   validatePhotoJob,
   startTrainingJob,
   checkTrainingJob,
+  sweepTrainingsJob,
   deleteFilesJob,
   generateImageJob,
   sweepGenerationsJob,

@@ -7,7 +7,7 @@ import type { Storage } from '../adapters/storage/storage.ts';
  * stored, not deflated (JPEG and WebP do not compress further).
  */
 export function zipStoredFiles(
-  storage: Storage,
+  storage: Pick<Storage, 'read'>,
   entries: { name: string; key: string }[],
 ): Readable {
   const output = new PassThrough();

@@ -8,10 +8,13 @@ export const validatePhotoJob = defineJobType(
   { retryLimit: 3, retryDelaySeconds: 2, expireInSeconds: 120 },
 );
 
-/** Zips a new model's photos and hands them to the engine. */
+/**
+ * Zips a new model's photos and hands them to the engine. `deferrals`: how many times the engine
+ * already asked us (429 with Retry-After) to come back later.
+ */
 export const startTrainingJob = defineJobType(
   'studio.start-training',
-  z.object({ modelId: z.string() }),
+  z.object({ modelId: z.string(), deferrals: z.number().int().min(0).optional() }),
   { retryLimit: 4, retryDelaySeconds: 10, expireInSeconds: 900 },
 );
 
@@ -24,6 +27,13 @@ export const checkTrainingJob = defineJobType(
   z.object({ modelId: z.string() }),
   { retryLimit: 2, retryDelaySeconds: 30, expireInSeconds: 300 },
 );
+
+/** Settles trainings without news for the timeout, whatever left them so (see `Training.sweep`). */
+export const sweepTrainingsJob = defineJobType('studio.sweep-trainings', z.object({}), {
+  retryLimit: 1,
+  retryDelaySeconds: 60,
+  expireInSeconds: 300,
+});
 
 /** Removes files whose rows are gone (privacy after training, deleted models). */
 export const deleteFilesJob = defineJobType(

@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -7,9 +8,11 @@ import type { UserModel } from '../../../common/api/studio.ts';
 import { messages } from '../../../common/messages.ts';
 import { photos as photoRules } from '../../../common/product.ts';
 import { creditLedger, trainingPhotos } from '../../db/schema/index.ts';
+import { startFakeS3, type FakeS3 } from '../../../../tests/fakes/s3-api.ts';
+import { deleteFilesJob, startTrainingJob } from './jobs.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
-import { overTenMegabyteJpeg } from '../../../../tests/helpers/uploads.ts';
+import { multipart, overTenMegabyteJpeg } from '../../../../tests/helpers/uploads.ts';
 import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
 
 /**
@@ -328,6 +331,61 @@ describe('creating a model and training it with the local engine', () => {
     });
   });
 
+  const ledgerOf = (modelId: string) =>
+    app.deps.database.db
+      .select({ reason: creditLedger.reason, delta: creditLedger.delta })
+      .from(creditLedger)
+      .where(eq(creditLedger.reference, `model:${modelId}`));
+
+  it('fails a training whose photo was lost from storage with the zipping error and refunds the 50 credits', async () => {
+    const user = await signUp(app);
+    await api.buyPlan(user, 'price_pro');
+    const first = await trainFromEightPhotos(user, 'Free');
+    await api.modelWhen(user, first.body.model.id, (m) => m.status === 'complete');
+
+    await uploadPersonA(user, photoRules.min);
+    await api.settledDraft(user);
+    const [lost] = await app.deps.database.db
+      .select({ key: trainingPhotos.storageKey })
+      .from(trainingPhotos)
+      .where(eq(trainingPhotos.userId, user.id));
+    rmSync(path.join(app.config.storage.localDir, ...lost!.key.split('/')));
+    const created = await api.call<{ model: UserModel }>(user, 'POST', '/api/studio/models', {
+      name: 'Paid',
+      gender: 'woman',
+    });
+    expect(created.body.model.paidWith).toBe('credits');
+    const failed = await api.modelWhen(user, created.body.model.id, (m) => m.status === 'failed');
+    expect(failed.failureReason).toBe(messages.training.zippingFailed);
+    expect(await ledgerOf(failed.id)).toEqual([
+      { reason: 'training', delta: -50 },
+      { reason: 'refund', delta: 50 },
+    ]);
+    expect(await api.subscription(user)).toMatchObject({ credits: 500 });
+    expect((await api.models(user)).trainingInProgress).toBe(false);
+  }, 120_000);
+
+  it('leaves no file behind when a model is deleted while it trains', async () => {
+    const user = await signUp(app);
+    await api.buyPlan(user, 'price_pro');
+    const created = await trainFromEightPhotos(user, 'Short-lived');
+    const modelId = created.body.model.id;
+    // The local engine trains in process for a few seconds: the delete lands meanwhile.
+    await api.modelWhen(user, modelId, (m) => m.status === 'training');
+    expect((await api.call(user, 'DELETE', `/api/studio/models/${modelId}`)).status).toBe(204);
+
+    // Once the training job has given up and the deletions ran, nothing of the model is left.
+    await waitFor(
+      async () => {
+        const depth = await app.deps.queue.depth();
+        return (depth[startTrainingJob.name] ?? 0) + (depth[deleteFilesJob.name] ?? 0);
+      },
+      (n) => n === 0,
+    );
+    expect(userFiles(user)).toEqual([]);
+    expect((await api.models(user)).models).toEqual([]);
+  }, 60_000);
+
   it('refuses the Basic plan a second model, spending nothing', async () => {
     const user = await signUp(app);
     await api.buyPlan(user, 'price_basic');
@@ -341,6 +399,141 @@ describe('creating a model and training it with the local engine', () => {
     });
     expect((await api.draft(user)).counts.passed).toBe(8);
   });
+});
+
+describe('the training status while photos are uploaded', () => {
+  let listening: TestApp;
+  let listeningApi: ReturnType<typeof apiCaller>;
+  beforeAll(async () => {
+    listening = await createTestApp({ listen: true });
+    listeningApi = apiCaller(listening);
+  });
+  afterAll(async () => {
+    await listening?.stop();
+  });
+
+  /**
+   * Sends an upload over real HTTP in two halves and reports the draft's training status seen
+   * while the second half is held back; answers that and the upload's HTTP status.
+   */
+  async function uploadHalting(user: SignedInUser, file: Buffer, filename: string) {
+    const body = multipart(file, { filename });
+    const half = Math.floor(body.payload.length / 2);
+    const url = new URL('/api/studio/photos', listening.url);
+    let answered!: (status: number) => void;
+    const done = new Promise<number>((resolve) => (answered = resolve));
+    const upload = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          ...user.headers,
+          ...body.headers,
+          'content-length': String(body.payload.length),
+        },
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => answered(response.statusCode ?? 0));
+      },
+    );
+    upload.write(body.payload.subarray(0, half));
+    const during = await waitFor(
+      async () => (await listeningApi.draft(user)).trainingStatus,
+      (status) => status === 'UPLOADING',
+      10_000,
+    );
+    upload.end(body.payload.subarray(half));
+    return { during, status: await done };
+  }
+
+  it('is UPLOADING from the start of an upload, VALIDATING once recorded, VALIDATION_COMPLETE once checked, and back after a refused file', async () => {
+    const user = await signUp(listening);
+    expect((await listeningApi.draft(user)).trainingStatus).toBeNull();
+
+    const first = await uploadHalting(user, readFileSync(photoFixtures.personA(1)), 'a-01.jpg');
+    expect(first).toEqual({ during: 'UPLOADING', status: 201 });
+    // Recorded: VALIDATING exactly while its check is pending.
+    const recorded = await listeningApi.draft(user);
+    expect(recorded.trainingStatus).toBe(
+      recorded.counts.pending > 0 ? 'VALIDATING' : 'VALIDATION_COMPLETE',
+    );
+    expect((await listeningApi.settledDraft(user)).trainingStatus).toBe('VALIDATION_COMPLETE');
+
+    const refused = await uploadHalting(user, Buffer.from('not a picture at all'), 'notes.jpg');
+    expect(refused).toEqual({ during: 'UPLOADING', status: 415 });
+    expect((await listeningApi.draft(user)).trainingStatus).toBe('VALIDATION_COMPLETE');
+  });
+});
+
+describe('on a bucket that refuses to store', () => {
+  const bucket = 'likeness-studio';
+  let s3: FakeS3;
+  let bucketApp: TestApp;
+  let bucketApi: ReturnType<typeof apiCaller>;
+
+  beforeAll(async () => {
+    const credentials = { accessKeyId: 'AKIDSTUDIO', secretAccessKey: 'studio-secret' };
+    s3 = await startFakeS3({ ...credentials, buckets: [bucket] });
+    bucketApp = await createTestApp({
+      env: {
+        STORAGE: 's3',
+        S3_BUCKET: bucket,
+        S3_ENDPOINT: s3.url,
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_ACCESS_KEY_ID: credentials.accessKeyId,
+        S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+        // The start job's retries come quickly: their waits are not what is tested.
+        JOB_RETRY_DELAY_FACTOR: '0.05',
+      },
+    });
+    bucketApi = apiCaller(bucketApp);
+  });
+  afterAll(async () => {
+    await bucketApp?.stop();
+    await s3?.close();
+  });
+
+  const keysUnder = (user: SignedInUser, folder: string) =>
+    [...s3.bucket(bucket).keys()].filter((key) => key.startsWith(`users/${user.id}/${folder}/`));
+
+  it('answers a photo it could not store with the reason for "Failed to record", keeping nothing', async () => {
+    const user = await signUp(bucketApp);
+    s3.failNext('PutObject', 403, 'AccessDenied');
+    const { status, body } = await bucketApi.upload(user, photoFixtures.personA(1));
+    expect(status).toBe(500);
+    expect(body.error?.message).toBe(messages.upload.notStored);
+    const draft = await bucketApi.draft(user);
+    expect(draft.counts.total).toBe(0);
+    expect(draft.trainingStatus).toBeNull();
+    await waitFor(
+      async () => keysUnder(user, 'training-images'),
+      (keys) => keys.length === 0,
+    );
+  });
+
+  it('fails a training whose zip it keeps refusing with "Failed to upload zip." and refunds it', async () => {
+    const user = await signUp(bucketApp);
+    await bucketApi.buyPlan(user, 'price_pro');
+    for (let n = 1; n <= photoRules.min; n += 1)
+      expect((await bucketApi.upload(user, photoFixtures.personA(n))).status).toBe(201);
+    await bucketApi.settledDraft(user);
+    // Every attempt of the start job (the first and its 4 retries) meets a refusal.
+    for (let attempt = 0; attempt <= startTrainingJob.retry.retryLimit; attempt += 1)
+      s3.failNext('PutObject', 403, 'AccessDenied');
+    const created = await bucketApi.call<{ model: UserModel }>(user, 'POST', '/api/studio/models', {
+      name: 'Zipless',
+      gender: 'man',
+    });
+    const failed = await bucketApi.modelWhen(
+      user,
+      created.body.model.id,
+      (m) => m.status === 'failed',
+    );
+    expect(failed.failureReason).toBe(messages.training.zipUploadFailed);
+    expect(await bucketApi.subscription(user)).toMatchObject({ monthlyFreeTrainingsLeft: 1 });
+    expect(keysUnder(user, 'image_zips')).toEqual([]);
+  }, 90_000);
 });
 
 describe("another user's photos and models", () => {

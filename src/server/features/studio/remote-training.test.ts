@@ -4,6 +4,7 @@ import type { UserModel } from '../../../common/api/studio.ts';
 import { messages } from '../../../common/messages.ts';
 import { photos as photoRules } from '../../../common/product.ts';
 import { creditLedger, userModels } from '../../db/schema/index.ts';
+import { startTrainingJob, sweepTrainingsJob } from './jobs.ts';
 import { startFakeReplicate, type FakeReplicate } from '../../../../tests/fakes/replicate-api.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
@@ -117,6 +118,22 @@ describe('Replicate training reported by signed webhooks', () => {
     });
     expect((await api.models(user)).trainingInProgress).toBe(false);
   });
+
+  it('follows Retry-After when Replicate answers 429, beyond what the retries would bear, and is paid once', async () => {
+    const trainingsPost = /^POST \/v1\/models\/[^/]+\/[^/]+\/versions\/[^/]+\/trainings$/;
+    // More refusals in a row than the start job has attempts: used up, they would fail it.
+    const refusals = startTrainingJob.retry.retryLimit + 2;
+    for (let n = 0; n < refusals; n += 1)
+      fake.failNext({ match: trainingsPost, status: 429, retryAfter: 1 });
+    const { model } = await startTraining(app, api);
+    const posts = fake.requests.filter(
+      (r) =>
+        trainingsPost.test(`${r.method} ${r.path}`) &&
+        String((r.body as { destination?: string }).destination).endsWith(model.id.toLowerCase()),
+    );
+    expect(posts).toHaveLength(refusals + 1);
+    expect(await ledgerOf(app, model.id)).toEqual([{ reason: 'training', delta: 0, free: -1 }]);
+  }, 90_000);
 
   it('refuses a forged or stale webhook and changes nothing', async () => {
     const { user, model, trainingId } = await startTraining(app, api);
@@ -246,10 +263,12 @@ describe('Replicate training without news', () => {
     }
   });
 
-  it('times out, fails with the reason and refunds once', async () => {
-    const { user, model } = await startTraining(app, api);
+  it('times out, fails with the reason, cancels it at Replicate and refunds once', async () => {
+    const { user, model, trainingId } = await startTraining(app, api);
     const failed = await api.modelWhen(user, model.id, (m) => m.status === 'failed', 60_000);
     expect(failed.failureReason).toBe(messages.training.timedOut);
+    // The GPU is not left training for nothing.
+    expect(await waitFor(async () => fake.training(trainingId)?.status, Boolean)).toBe('canceled');
     await new Promise((resolve) => setTimeout(resolve, 2500)); // more polls: still one refund
     expect(await ledgerOf(app, model.id)).toEqual([
       { reason: 'training', delta: 0, free: -1 },
@@ -260,5 +279,126 @@ describe('Replicate training without news', () => {
       .from(creditLedger)
       .where(and(eq(creditLedger.userId, user.id), eq(creditLedger.reason, 'refund')));
     expect(refunded).toHaveLength(1);
+  });
+});
+
+describe('the sweep of trainings without news', () => {
+  let app: TestApp;
+  let api: ReturnType<typeof apiCaller>;
+  beforeAll(async () => {
+    // No polls: only the sweep (sent by the test, as its cron would) can end these trainings.
+    app = await listeningApp({ TRAINING_POLL_SECONDS: '3600', TRAINING_TIMEOUT_MINUTES: '0.05' });
+    api = apiCaller(app);
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  /** Runs the sweep through the job queue until the model has ended. */
+  async function sweepUntilEnded(user: Awaited<ReturnType<typeof signUp>>, modelId: string) {
+    return waitFor(
+      async () => {
+        await app.deps.queue.send(sweepTrainingsJob, {});
+        return (await api.models(user)).models.find((m) => m.id === modelId)!;
+      },
+      (m) => m.status === 'failed' || m.status === 'complete',
+      30_000,
+    );
+  }
+
+  async function expectRefundedOnce(modelId: string) {
+    expect(await ledgerOf(app, modelId)).toEqual([
+      { reason: 'training', delta: 0, free: -1 },
+      { reason: 'refund', delta: 0, free: 1 },
+    ]);
+  }
+
+  it('fails and refunds once a training whose start died before Replicate answered', async () => {
+    // The worker is stuck (as if it died) after marking the model training, before the
+    // reference was saved: nothing else would ever look at this model again.
+    fake.failNext({
+      match: /^POST \/v1\/models\/[^/]+\/[^/]+\/versions\/[^/]+\/trainings$/,
+      hang: true,
+    });
+    const user = await signUp(app);
+    await api.buyPlan(user, 'price_pro');
+    for (let n = 1; n <= photoRules.min; n += 1) await api.upload(user, photoFixtures.personA(n));
+    await api.settledDraft(user);
+    const created = await api.call<{ model: UserModel }>(user, 'POST', '/api/studio/models', {
+      name: 'Stuck',
+      gender: 'woman',
+    });
+    const modelId = created.body.model.id;
+    await api.modelWhen(user, modelId, (m) => m.status === 'training');
+    const [row] = await app.deps.database.db
+      .select({ reference: userModels.engineReference })
+      .from(userModels)
+      .where(eq(userModels.id, modelId));
+    expect(row!.reference).toBeNull();
+
+    const ended = await sweepUntilEnded(user, modelId);
+    expect(ended).toMatchObject({ status: 'failed', failureReason: messages.training.timedOut });
+    expect((await api.models(user)).trainingInProgress).toBe(false);
+    await expectRefundedOnce(modelId);
+    // Later sweeps change nothing.
+    await app.deps.queue.send(sweepTrainingsJob, {});
+    await app.deps.queue.send(sweepTrainingsJob, {});
+    await waitFor(
+      async () => (await app.deps.queue.depth())[sweepTrainingsJob.name],
+      (n) => n === 0,
+    );
+    await expectRefundedOnce(modelId);
+  });
+
+  it('cancels at Replicate a training that went silent, fails it and refunds once', async () => {
+    const { user, model, trainingId } = await startTraining(app, api);
+    const ended = await sweepUntilEnded(user, model.id);
+    expect(ended).toMatchObject({ status: 'failed', failureReason: messages.training.timedOut });
+    // Cancelled right after the failure is recorded.
+    expect(
+      await waitFor(
+        async () => fake.training(trainingId)?.status,
+        (status) => status !== 'starting',
+      ),
+    ).toBe('canceled');
+    expect(
+      fake.requests.filter(
+        (r) => r.method === 'POST' && r.path === `/v1/trainings/${trainingId}/cancel`,
+      ),
+    ).toHaveLength(1);
+    await expectRefundedOnce(model.id);
+  });
+
+  it('completes a training that succeeded at Replicate although its news was lost', async () => {
+    const { user, model, trainingId } = await startTraining(app, api);
+    fake.loseWebhooks = true;
+    try {
+      await fake.completeTraining(trainingId);
+    } finally {
+      fake.loseWebhooks = false;
+    }
+    const ended = await sweepUntilEnded(user, model.id);
+    expect(ended).toMatchObject({ status: 'complete', failureReason: null });
+    expect(await ledgerOf(app, model.id)).toEqual([{ reason: 'training', delta: 0, free: -1 }]);
+  });
+});
+
+describe('deleting a model that is training at Replicate', () => {
+  let app: TestApp;
+  let api: ReturnType<typeof apiCaller>;
+  beforeAll(async () => {
+    app = await listeningApp({ TRAINING_POLL_SECONDS: '3600' });
+    api = apiCaller(app);
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it('cancels the training there', async () => {
+    const { user, model, trainingId } = await startTraining(app, api);
+    const deleted = await api.call(user, 'DELETE', `/api/studio/models/${model.id}`);
+    expect(deleted.status).toBe(204);
+    expect(fake.training(trainingId)?.status).toBe('canceled');
+    expect((await api.models(user)).trainingInProgress).toBe(false);
   });
 });

@@ -214,6 +214,38 @@ export async function updateModel(
   return row;
 }
 
+/**
+ * Updates a model only while it is in one of these statuses: a job that read it earlier must not
+ * bring back a model that was deleted, failed or completed meanwhile.
+ */
+export async function updateModelIn(
+  tx: Executor,
+  modelId: string,
+  statuses: ModelRow['status'][],
+  values: Partial<Omit<ModelRow, 'id' | 'userId' | 'createdAt'>>,
+): Promise<ModelRow | undefined> {
+  const [row] = await tx
+    .update(userModels)
+    .set(values)
+    .where(and(eq(userModels.id, modelId), inArray(userModels.status, statuses)))
+    .returning();
+  return row;
+}
+
+/** Models still pending or training whose last news (else start, else creation) is older than this. */
+export async function staleTrainingModelIds(tx: Executor, before: Date): Promise<string[]> {
+  const rows = await tx
+    .select({ id: userModels.id })
+    .from(userModels)
+    .where(
+      and(
+        inArray(userModels.status, ['pending', 'training']),
+        sql`coalesce(${userModels.lastNewsAt}, ${userModels.trainingStartedAt}, ${userModels.createdAt}) < ${before.toISOString()}::timestamptz`,
+      ),
+    );
+  return rows.map((row) => row.id);
+}
+
 export async function deleteModel(tx: Executor, userId: string, modelId: string): Promise<void> {
   await tx.delete(userModels).where(and(eq(userModels.userId, userId), eq(userModels.id, modelId)));
 }

@@ -97,17 +97,15 @@ const studioApi: FastifyPluginAsyncZod<StudioRoutesOptions> = async (app, option
     async (request, reply) => {
       const user = await authenticator.requireUser(request);
       await studio.assertRoomForPhoto(user.id);
-      const file = await receiveSingleFile(request);
-      try {
-        const photo = await studio.addPhoto(
-          user.id,
-          file.fileName,
-          await normalizePhoto(file.path),
-        );
-        return reply.status(201).send({ photo });
-      } finally {
-        await file.discard();
-      }
+      const photo = await studio.addPhoto(user.id, async () => {
+        const file = await receiveSingleFile(request);
+        try {
+          return { fileName: file.fileName, photo: await normalizePhoto(file.path) };
+        } finally {
+          await file.discard();
+        }
+      });
+      return reply.status(201).send({ photo });
     },
   );
 

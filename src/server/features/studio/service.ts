@@ -72,6 +72,8 @@ export interface StudioServiceDeps {
   /** Runs work in one transaction and publishes balance changes after commit (the ledger's). */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   similarity: (a: number[], b: number[]) => number;
+  /** Stops a deleted model's training at the engine (no-op when none runs there). */
+  cancelTraining: (model: ModelRow) => Promise<void>;
   logger: FastifyBaseLogger;
 }
 
@@ -172,23 +174,29 @@ export function createStudioService(deps: StudioServiceDeps) {
     },
 
     /**
-     * Stores a normalised photo and records it as pending with its validation job, in one
-     * transaction; if anything fails, the stored files are removed again.
+     * Receives a photo (`receive` reads and normalises the upload), stores it and records it as
+     * pending with its validation job, in one transaction; if anything fails, the stored files
+     * are removed again and the training status goes back to what the draft's photos say.
      */
     async addPhoto(
       userId: string,
-      fileName: string,
-      photo: NormalizedPhoto,
+      receive: () => Promise<{ fileName: string; photo: NormalizedPhoto }>,
     ): Promise<TrainingPhoto> {
       const id = randomUUID();
       const storageKeyOf = userStorageKey(userId, 'training-images', `${id}.jpg`);
       const thumbnailKey = userStorageKey(userId, 'training-images', `${id}-thumb.webp`);
       try {
-        // The specification's UPLOADING, from when a photo that passed intake is being stored
-        // (a refused file changes nothing) until it is recorded for validation.
+        // The specification's UPLOADING: from when the upload starts until it is recorded for
+        // validation (VALIDATING), or refused (back to what the photos say).
         await setTrainingStatus(db, userId, 'UPLOADING');
-        await storage.put(storageKeyOf, photo.jpeg, 'image/jpeg');
-        await storage.put(thumbnailKey, photo.thumbnail, 'image/webp');
+        const { fileName, photo } = await receive();
+        await Promise.all([
+          storage.put(storageKeyOf, photo.jpeg, 'image/jpeg'),
+          storage.put(thumbnailKey, photo.thumbnail, 'image/webp'),
+        ]).catch((error: unknown) => {
+          logger.error({ err: error, userId }, 'a training photo could not be stored');
+          throw new AppError('INTERNAL', messages.upload.notStored);
+        });
         const row = await db.transaction(async (tx) => {
           await lockDraft(tx, userId);
           if ((await countDraftPhotos(tx, userId)) >= photoRules.max)
@@ -204,7 +212,10 @@ export function createStudioService(deps: StudioServiceDeps) {
             bytes: photo.jpeg.length,
           });
           await setTrainingStatus(tx, userId, 'VALIDATING');
-          await queue.send(validatePhotoJob, { photoId: id }, { tx });
+          await queue.send(validatePhotoJob, { photoId: id }, { tx }).catch((error: unknown) => {
+            logger.error({ err: error, userId }, 'photo validation could not be queued');
+            throw new AppError('INTERNAL', messages.upload.failedToStartValidation);
+          });
           return inserted;
         });
         await publishPhotoChanges([{ userId, photoId: id, status: 'pending' }]);
@@ -298,47 +309,54 @@ export function createStudioService(deps: StudioServiceDeps) {
           'VALIDATION_ERROR',
           messages.nameModel.nameTooLong(modelNameRules.maxLength),
         );
-      const model = await deps.transaction(async (tx) => {
-        const subscription = await lockSubscription(tx, userId);
-        requireModelSlot(subscription, await countSlotModels(tx, userId));
-        requireTrainingAllowance(subscription);
-        const draft = await lockDraft(tx, userId);
-        const gender = request.gender ?? (draft.gender as Gender | null);
-        if (!gender) throw new AppError('VALIDATION_ERROR', messages.nameModel.genderMissing);
-        const photos = await listDraftPhotos(tx, userId);
-        if (photos.some((photo) => photo.status === 'pending'))
-          throw new AppError('CONFLICT', messages.upload.stillValidating);
-        if (photos.some((photo) => photo.status === 'failed'))
-          throw new AppError('VALIDATION_ERROR', messages.upload.someInvalid);
-        if (photos.length < photoRules.min)
-          throw new AppError('VALIDATION_ERROR', messages.upload.tooFewPassed);
-        if (photos.length > photoRules.max)
-          throw new AppError('VALIDATION_ERROR', messages.upload.tooMany);
-        const id = randomUUID();
-        const paid = await spendTraining(tx, userId, trainingReference(id));
-        const inserted = await insertModel(tx, {
-          id,
-          userId,
-          name,
-          gender,
-          status: 'pending',
-          paidWith: paid.usedFreeTraining ? 'free-training' : 'credits',
-          photoCount: photos.length,
-          engine: deps.engineName,
-          triggerWord,
-          faceEmbedding: meanEmbedding(photos.map((photo) => photo.embedding)),
+      const model = await deps
+        .transaction(async (tx) => {
+          const subscription = await lockSubscription(tx, userId);
+          requireModelSlot(subscription, await countSlotModels(tx, userId));
+          requireTrainingAllowance(subscription);
+          const draft = await lockDraft(tx, userId);
+          const gender = request.gender ?? (draft.gender as Gender | null);
+          if (!gender) throw new AppError('VALIDATION_ERROR', messages.nameModel.genderMissing);
+          const photos = await listDraftPhotos(tx, userId);
+          if (photos.some((photo) => photo.status === 'pending'))
+            throw new AppError('CONFLICT', messages.upload.stillValidating);
+          if (photos.some((photo) => photo.status === 'failed'))
+            throw new AppError('VALIDATION_ERROR', messages.upload.someInvalid);
+          if (photos.length < photoRules.min)
+            throw new AppError('VALIDATION_ERROR', messages.upload.tooFewPassed);
+          if (photos.length > photoRules.max)
+            throw new AppError('VALIDATION_ERROR', messages.upload.tooMany);
+          const id = randomUUID();
+          const paid = await spendTraining(tx, userId, trainingReference(id));
+          const inserted = await insertModel(tx, {
+            id,
+            userId,
+            name,
+            gender,
+            status: 'pending',
+            paidWith: paid.usedFreeTraining ? 'free-training' : 'credits',
+            photoCount: photos.length,
+            engine: deps.engineName,
+            triggerWord,
+            faceEmbedding: meanEmbedding(photos.map((photo) => photo.embedding)),
+          });
+          await attachPhotos(
+            tx,
+            userId,
+            photos.map((photo) => photo.id),
+            id,
+          );
+          await updateDraft(tx, userId, { trainingStatus: null, gender: null, name: '' });
+          await syncTrainingInProgress(tx, userId);
+          await queue.send(startTrainingJob, { modelId: id }, { tx });
+          return inserted;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof AppError) throw error;
+          // Nothing was spent or recorded (one transaction); the user may simply try again.
+          logger.error({ err: error, userId }, 'the model could not be created');
+          throw new AppError('INTERNAL', messages.training.createModelFailed);
         });
-        await attachPhotos(
-          tx,
-          userId,
-          photos.map((photo) => photo.id),
-          id,
-        );
-        await updateDraft(tx, userId, { trainingStatus: null, gender: null, name: '' });
-        await syncTrainingInProgress(tx, userId);
-        await queue.send(startTrainingJob, { modelId: id }, { tx });
-        return inserted;
-      });
       await publishModel(model);
       return toModel(model);
     },
@@ -382,6 +400,9 @@ export function createStudioService(deps: StudioServiceDeps) {
         keys,
         prefixes: [`${userStorageKey(userId, 'models', modelId)}/`],
       });
+      // A training still running at a provider would go on, paid for; a start job running now
+      // cancels what it started once it finds the model gone (`Training.start`).
+      await deps.cancelTraining(model);
       await publishModel({ ...model, status: 'deleted' });
     },
   };

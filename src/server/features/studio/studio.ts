@@ -6,10 +6,19 @@ import type { Database } from '../../db/client.ts';
 import { defineWorker, type JobQueue, type JobWorker } from '../../jobs/job-queue.ts';
 import type { Billing } from '../billing/billing.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import { checkTrainingJob, deleteFilesJob, startTrainingJob, validatePhotoJob } from './jobs.ts';
+import {
+  checkTrainingJob,
+  deleteFilesJob,
+  startTrainingJob,
+  sweepTrainingsJob,
+  validatePhotoJob,
+} from './jobs.ts';
 import { createStudioService } from './service.ts';
 import { createTraining } from './training.ts';
 import { createPhotoValidation, type FaceAnalyzer } from './validation.ts';
+
+/** Every ten minutes, trainings without news for the timeout are settled (see the sweep). */
+const sweepCron = '*/10 * * * *';
 
 /** The studio's model creation wired together: service (routes), validation, training, jobs. */
 export function createStudio(deps: {
@@ -33,6 +42,7 @@ export function createStudio(deps: {
     engineName: engine.name,
     transaction,
     similarity: (a, b) => faces.similarity(a, b),
+    cancelTraining: (model) => training.cancel(model),
     logger,
   });
   const validation = createPhotoValidation({ db, storage, faces });
@@ -59,17 +69,25 @@ export function createStudio(deps: {
       // Face analysis is serialised inside the process anyway; one at a time keeps memory flat.
       1,
     ),
-    defineWorker(startTrainingJob, ({ modelId }, job) =>
-      training.start(modelId, { lastAttempt: job.isLastAttempt }),
+    defineWorker(startTrainingJob, ({ modelId, deferrals }, job) =>
+      training.start(modelId, { lastAttempt: job.isLastAttempt, deferrals: deferrals ?? 0 }),
     ),
     defineWorker(checkTrainingJob, ({ modelId }) => training.check(modelId)),
+    defineWorker(sweepTrainingsJob, async () => void (await training.sweep()), 1),
     defineWorker(deleteFilesJob, async ({ keys, prefixes }) => {
       for (const key of keys) await storage.delete(key);
       for (const prefix of prefixes) await storage.deletePrefix(prefix);
     }),
   ] as JobWorker<unknown>[];
 
-  return { engine, service, training, workers };
+  return {
+    engine,
+    service,
+    training,
+    workers,
+    /** Declares the sweep's schedule (stored in the database; once per occurrence overall). */
+    schedule: () => queue.schedule(sweepTrainingsJob, sweepCron, {}),
+  };
 }
 
 export type Studio = ReturnType<typeof createStudio>;

@@ -22,7 +22,7 @@ import { zipStoredFiles } from '../../lib/zip-stream.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import { refund } from '../billing/ledger.ts';
 import { sendEmailJob } from '../email/jobs.ts';
-import { checkTrainingJob, deleteFilesJob } from './jobs.ts';
+import { checkTrainingJob, deleteFilesJob, startTrainingJob } from './jobs.ts';
 import {
   findDraft,
   findModelById,
@@ -30,7 +30,9 @@ import {
   listModelPhotos,
   lockModelById,
   syncTrainingInProgress,
+  staleTrainingModelIds,
   updateModel,
+  updateModelIn,
   userEmailOf,
   deletePhotosOfModel,
   type ModelRow,
@@ -54,6 +56,12 @@ export interface TrainingDeps {
   logger: FastifyBaseLogger;
 }
 
+/**
+ * How many times a start follows an engine's Retry-After (a 429) with a new job at the time it
+ * names; past that, a 429 is retried like any transient error, then fails (and refunds).
+ */
+const maxStartDeferrals = startTrainingJob.retry.retryLimit;
+
 /** Model ids are UUIDs; a webhook URL's `model` is read only when it looks like one. */
 const modelIdPattern = /^[0-9a-f-]{36}$/i;
 
@@ -67,11 +75,14 @@ export const trainingReference = (modelId: string) => `model:${modelId}`;
 export function createTraining(deps: TrainingDeps) {
   const { db, storage, queue, engine, logger } = deps;
 
-  /** Ends a training once; later news (webhook replays, polls) changes nothing. */
+  /**
+   * Ends a training once; later news (webhook replays, polls) changes nothing. Answers the ended
+   * model, or undefined when it had ended already or is gone.
+   */
   async function finish(
     modelId: string,
     state: TrainingState & { status: 'succeeded' | 'failed' },
-  ) {
+  ): Promise<ModelRow | undefined> {
     const finished = await deps.transaction(async (tx) => {
       const model = await lockModelById(tx, modelId);
       if (!model || model.status === 'complete' || model.status === 'failed') return undefined;
@@ -100,6 +111,7 @@ export function createTraining(deps: TrainingDeps) {
       return updated;
     });
     if (finished) await deps.publishModel(finished);
+    return finished;
   }
 
   async function sendOutcomeEmail(tx: Executor, model: ModelRow): Promise<void> {
@@ -141,8 +153,65 @@ export function createTraining(deps: TrainingDeps) {
     if (keys.length > 0) await queue.send(deleteFilesJob, { keys, prefixes: [] }, { tx });
   }
 
-  async function fail(modelId: string, reason: string) {
-    await finish(modelId, { status: 'failed', error: reason });
+  async function fail(modelId: string, reason: string): Promise<ModelRow | undefined> {
+    return finish(modelId, { status: 'failed', error: reason });
+  }
+
+  /** Stops a training at the engine; one that cannot be told is logged (it has ended here). */
+  async function cancelAtEngine(reference: string, modelId: string, why: string): Promise<void> {
+    if (!engine.cancel) return;
+    try {
+      await engine.cancel(reference);
+      logger.warn({ modelId, reference }, why);
+    } catch (error) {
+      logger.error({ err: error, modelId, reference }, `${why}: the engine could not be told`);
+    }
+  }
+
+  /**
+   * Gives up a training without news for too long: fails and refunds it, then cancels it at the
+   * engine (in that order, so the engine's news of the cancel finds it ended with this reason),
+   * so no GPU time is paid for a result nobody will take.
+   */
+  async function expire(model: ModelRow): Promise<void> {
+    const ended = await fail(model.id, messages.training.timedOut);
+    if (ended && model.engineReference && model.engine === engine.name)
+      await cancelAtEngine(model.engineReference, model.id, 'cancelled a training that timed out');
+  }
+
+  /**
+   * Asks the engine about a training it has (a lost webhook), then gives the training up if no
+   * news came for the timeout, whatever left it so (a crashed worker, a lost job). Answers
+   * whether it is still going.
+   */
+  async function reconcile(modelId: string): Promise<boolean> {
+    const model = await findModelById(db, modelId);
+    if (!model || !inProgress(model)) return false;
+    if (model.engineReference && model.engine === engine.name) {
+      try {
+        await takeNews(model, await engine.status(model.engineReference));
+      } catch (error) {
+        logger.warn({ err: error, modelId }, 'training status could not be read; will ask again');
+      }
+    }
+    const after = await findModelById(db, modelId);
+    if (!after || !inProgress(after)) return false;
+    if (!timedOut(after)) return true;
+    await expire(after);
+    return false;
+  }
+
+  /**
+   * A start that finds its model deleted or ended meanwhile: the training it started is
+   * cancelled and the files it wrote go (a deletion may have run before they existed).
+   */
+  async function abandon(model: ModelRow, left: { zipKey: string; reference?: string }) {
+    if (left.reference)
+      await cancelAtEngine(left.reference, model.id, 'cancelled the training of a model gone');
+    const current = await findModelById(db, model.id);
+    const keys = current?.zipKey === left.zipKey ? [] : [left.zipKey];
+    const prefixes = current ? [] : [`${userStorageKey(model.userId, 'models', model.id)}/`];
+    await queue.send(deleteFilesJob, { keys, prefixes });
   }
 
   /**
@@ -161,30 +230,24 @@ export function createTraining(deps: TrainingDeps) {
       const adopted = await updateModel(db, owned.id, { engineReference: reference });
       if (adopted) await takeNews(adopted, state);
       logger.warn({ modelId, reference, replaced }, 'kept a duplicate training that succeeded');
-      if (replaced) await cancelDuplicate(replaced, modelId);
+      if (replaced) await cancelAtEngine(replaced, modelId, 'cancelled a duplicate training');
       return;
     }
     if (state.status !== 'running' || (waiting && !owned?.engineReference)) return;
-    await cancelDuplicate(reference, modelId);
-  }
-
-  async function cancelDuplicate(reference: string, modelId: string): Promise<void> {
-    try {
-      await engine.cancel?.(reference);
-      logger.warn({ modelId, reference }, 'cancelled a duplicate training');
-    } catch (error) {
-      logger.error(
-        { err: error, modelId, reference },
-        'a duplicate training could not be cancelled',
-      );
-    }
+    await cancelAtEngine(reference, modelId, 'cancelled a duplicate training');
   }
 
   async function takeNews(model: ModelRow, state: TrainingState): Promise<void> {
-    if (state.status !== 'running') return finish(model.id, state);
+    if (state.status !== 'running') return void (await finish(model.id, state));
     const progress = state.progress === undefined ? model.progress : Math.round(state.progress);
-    const updated = await updateModel(db, model.id, { progress, lastNewsAt: new Date() });
-    if (updated && progress !== model.progress) await deps.publishModel(updated);
+    // Only a change is news: an engine answering "still running" again does not hold off the
+    // timeout, a training that keeps moving is never cut short by it.
+    if (progress === model.progress) return;
+    const updated = await updateModelIn(db, model.id, ['training'], {
+      progress,
+      lastNewsAt: new Date(),
+    });
+    if (updated) await deps.publishModel(updated);
   }
 
   async function scheduleCheck(modelId: string): Promise<void> {
@@ -195,37 +258,39 @@ export function createTraining(deps: TrainingDeps) {
     );
   }
 
+  /** No news for the timeout, counted from the last news, else the start, else the creation. */
   function timedOut(model: ModelRow): boolean {
-    const started = model.trainingStartedAt ?? model.createdAt;
-    return Date.now() - started.getTime() > deps.timeoutMinutes * 60_000;
+    const since = model.lastNewsAt ?? model.trainingStartedAt ?? model.createdAt;
+    return Date.now() - since.getTime() > deps.timeoutMinutes * 60_000;
   }
 
   return {
     /** The start-training job: zip, featured image, engine start. */
-    async start(modelId: string, attempt: { lastAttempt: boolean }): Promise<void> {
+    async start(
+      modelId: string,
+      attempt: { lastAttempt: boolean; deferrals: number },
+    ): Promise<void> {
       const model = await findModelById(db, modelId);
       if (!model || model.status !== 'pending') return;
       if (model.engineReference) return scheduleCheck(modelId);
       const photos = (await listModelPhotos(db, modelId)).filter((p) => p.status === 'passed');
-      if (photos.length < photoRules.min) return fail(modelId, messages.training.notEnoughImages);
+      if (photos.length === 0)
+        return void (await fail(modelId, messages.training.noValidatedImages));
+      if (photos.length < photoRules.min)
+        return void (await fail(modelId, messages.training.notEnoughImages));
+      const zipKey =
+        model.zipKey ?? userStorageKey(model.userId, 'image_zips', `${Date.now()}_images.zip`);
+      // What the user is told if this step keeps failing until the last attempt.
+      let reason: string = messages.training.zipUploadFailed;
       try {
-        const zipKey =
-          model.zipKey ?? userStorageKey(model.userId, 'image_zips', `${Date.now()}_images.zip`);
-        if (!model.zipKey)
-          await storage.put(
-            zipKey,
-            zipStoredFiles(
-              storage,
-              photos.map((photo, index) => ({
-                name: `image_${index + 1}.jpg`,
-                key: photo.storageKey,
-              })),
-            ),
-            'application/zip',
-          );
+        // Recorded before the file exists, so a deletion of the model meanwhile removes it too.
+        if (!model.zipKey && !(await updateModelIn(db, modelId, ['pending'], { zipKey }))) return;
+        // Built again on each attempt: a failed upload may have left part of it.
+        await storeZip(storage, zipKey, photos);
+        reason = messages.training.prepareFailed;
         const featuredImageKey =
           model.featuredImageKey ?? (await storeFeaturedImage(storage, model, photos));
-        const started = await updateModel(db, modelId, {
+        const started = await updateModelIn(db, modelId, ['pending'], {
           status: 'training',
           zipKey,
           featuredImageKey,
@@ -233,7 +298,9 @@ export function createTraining(deps: TrainingDeps) {
           trainingStartedAt: new Date(),
           lastNewsAt: new Date(),
         });
-        if (started) await deps.publishModel(started);
+        if (!started) return abandon(model, { zipKey });
+        await deps.publishModel(started);
+        reason = messages.training.startFailed;
         // Local storage signs paths on this site; an engine elsewhere needs the whole address.
         const zipUrl = new URL(
           await storage.signedUrl(zipKey, { expiresIn: storageRules.trainingZipUrlTtlSeconds }),
@@ -258,14 +325,16 @@ export function createTraining(deps: TrainingDeps) {
               await takeNews(current, { status: 'running', progress: percent });
           },
         });
-        const withReference = await updateModel(db, modelId, {
+        const withReference = await updateModelIn(db, modelId, ['training'], {
           engineReference: result.reference,
           lastNewsAt: new Date(),
         });
-        if (result.state && withReference) await takeNews(withReference, result.state);
+        if (!withReference) return abandon(model, { zipKey, reference: result.reference });
+        if (result.state) await takeNews(withReference, result.state);
         else await scheduleCheck(modelId);
       } catch (error) {
-        const transient = !(error instanceof EngineError) || error.transient;
+        const zipping = error instanceof ZippingError;
+        const transient = !zipping && (!(error instanceof EngineError) || error.transient);
         logger.error({ err: error, modelId }, 'training could not start');
         metrics.engineErrors.inc({
           engine: engine.name,
@@ -273,26 +342,66 @@ export function createTraining(deps: TrainingDeps) {
           kind: transient ? 'transient' : 'final',
         });
         // Put back to pending so the retry starts again from a clean state.
+        const retryAfter = error instanceof EngineError ? error.retryAfterSeconds : undefined;
+        if (retryAfter !== undefined && attempt.deferrals < maxStartDeferrals) {
+          // The engine said when to come back: a new start job then, without using up retries.
+          await updateModelIn(db, modelId, ['training'], { status: 'pending' });
+          await queue.send(
+            startTrainingJob,
+            { modelId, deferrals: attempt.deferrals + 1 },
+            { startAfterSeconds: Math.max(1, Math.ceil(retryAfter)) },
+          );
+          return;
+        }
         if (transient && !attempt.lastAttempt) {
-          await updateModel(db, modelId, { status: 'pending' });
+          await updateModelIn(db, modelId, ['training'], { status: 'pending' });
           throw error;
         }
-        await fail(modelId, messages.training.startFailed);
+        await fail(modelId, zipping ? messages.training.zippingFailed : reason);
       }
     },
 
     /** The check-training job: a poll of the engine for a training with no news. */
     async check(modelId: string): Promise<void> {
-      const model = await findModelById(db, modelId);
-      if (!model || model.status !== 'training' || !model.engineReference) return;
-      if (timedOut(model)) return fail(modelId, messages.training.timedOut);
+      let going: boolean;
       try {
-        await takeNews(model, await engine.status(model.engineReference));
+        going = await reconcile(modelId);
       } catch (error) {
-        logger.warn({ err: error, modelId }, 'training status could not be read; will ask again');
+        // A database hiccup must not end the chain of polls: ask again later (if even sending
+        // that fails, the job is retried; the sweep is the last resort).
+        logger.warn({ err: error, modelId }, 'training could not be checked; will ask again');
+        going = true;
       }
-      const after = await findModelById(db, modelId);
-      if (after?.status === 'training') await scheduleCheck(modelId);
+      if (going) await scheduleCheck(modelId);
+    },
+
+    /**
+     * The periodic sweep: every training without news for the timeout is settled from the
+     * engine's answer or failed, cancelled at the engine and refunded once, even one whose start
+     * died before the engine's reference was saved.
+     */
+    async sweep(): Promise<number> {
+      const before = new Date(Date.now() - deps.timeoutMinutes * 60_000);
+      let settled = 0;
+      for (const modelId of await staleTrainingModelIds(db, before)) {
+        try {
+          if (!(await reconcile(modelId))) settled += 1;
+        } catch (error) {
+          logger.error({ err: error, modelId }, 'a stale training could not be settled');
+        }
+      }
+      if (settled > 0) logger.warn({ settled }, 'stale trainings settled');
+      return settled;
+    },
+
+    /** A model being deleted: its training at the engine, if still running there, is stopped. */
+    async cancel(model: ModelRow): Promise<void> {
+      if (inProgress(model) && model.engineReference && model.engine === engine.name)
+        await cancelAtEngine(
+          model.engineReference,
+          model.id,
+          "cancelled a deleted model's training",
+        );
     },
 
     /** A verified webhook's news about the training with this engine reference. */
@@ -314,6 +423,37 @@ export function createTraining(deps: TrainingDeps) {
 }
 
 export type Training = ReturnType<typeof createTraining>;
+
+const inProgress = (model: ModelRow) => model.status === 'pending' || model.status === 'training';
+
+/** Reading a training photo into the zip failed (not the upload): retrying will not help. */
+class ZippingError extends Error {
+  override readonly name = 'ZippingError';
+}
+
+/** Stores the zip of the photos (`image_N.jpg`), streamed; tells zipping from upload failures. */
+async function storeZip(storage: Storage, zipKey: string, photos: PhotoRow[]): Promise<void> {
+  let readFailure: unknown;
+  const reading = {
+    read: (key: string) =>
+      storage.read(key).catch((error: unknown) => {
+        readFailure = error;
+        throw error;
+      }),
+  };
+  const zip = zipStoredFiles(
+    reading,
+    photos.map((photo, index) => ({ name: `image_${index + 1}.jpg`, key: photo.storageKey })),
+  );
+  // The put reports the failure; it may attach its own listener only after a first read failed.
+  zip.on('error', () => {});
+  try {
+    await storage.put(zipKey, zip, 'application/zip');
+  } catch (error) {
+    if (readFailure) throw new ZippingError('a photo could not be read', { cause: readFailure });
+    throw error;
+  }
+}
 
 /** The model's picture on cards: a square crop around the clearest face of its photos. */
 async function storeFeaturedImage(

@@ -63,11 +63,17 @@ describe('validationResultsContinue', () => {
 
 describe('shouldSkipToGender', () => {
   it('skips to the gender screen on arrival when validation is complete, unless editing', () => {
-    expect(shouldSkipToGender('VALIDATION_COMPLETE', false)).toBe(true);
-    expect(shouldSkipToGender('VALIDATION_COMPLETE', true)).toBe(false);
-    expect(shouldSkipToGender('VALIDATING', false)).toBe(false);
-    expect(shouldSkipToGender('UPLOADING', false)).toBe(false);
-    expect(shouldSkipToGender(null, false)).toBe(false);
+    expect(shouldSkipToGender('VALIDATION_COMPLETE', counts(8), false)).toBe(true);
+    expect(shouldSkipToGender('VALIDATION_COMPLETE', counts(12), false)).toBe(true);
+    expect(shouldSkipToGender('VALIDATION_COMPLETE', counts(8), true)).toBe(false);
+    expect(shouldSkipToGender('VALIDATING', counts(8, 0, 1), false)).toBe(false);
+    expect(shouldSkipToGender('UPLOADING', counts(8), false)).toBe(false);
+    expect(shouldSkipToGender(null, counts(0), false)).toBe(false);
+  });
+
+  it('does not skip when the photos break the rule, although validation is complete', () => {
+    expect(shouldSkipToGender('VALIDATION_COMPLETE', counts(3), false)).toBe(false);
+    expect(shouldSkipToGender('VALIDATION_COMPLETE', counts(8, 1), false)).toBe(false);
   });
 });
 

@@ -41,10 +41,17 @@ export const editPhotosPath = `${routes.uploadPhotos}?edit=1`;
 
 /**
  * Spec §4: opening /upload-photos while the draft's validation is complete goes to /select-gender.
- * Only on arrival, and not with `?edit=1` (the later screens' way back to change photos).
+ * Only on arrival, not with `?edit=1` (the later screens' way back to change photos), and only
+ * when the photos satisfy the rule: with 3 photos, or a failed one, the user stays to fix them.
  */
-export function shouldSkipToGender(trainingStatus: TrainingStatus | null, editing: boolean) {
-  return !editing && trainingStatus === 'VALIDATION_COMPLETE';
+export function shouldSkipToGender(
+  trainingStatus: TrainingStatus | null,
+  counts: PhotoCounts,
+  editing: boolean,
+) {
+  return (
+    !editing && trainingStatus === 'VALIDATION_COMPLETE' && photoContinueRule(counts).canContinue
+  );
 }
 
 /** /validation-results' Continue: at least 8 passed, else back to the photos with the reason. */

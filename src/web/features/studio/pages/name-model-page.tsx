@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Sparkles } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import { messages } from '../../../../common/messages.ts';
-import { modelName, routes } from '../../../../common/product.ts';
+import { modelName, routes, timings } from '../../../../common/product.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
@@ -18,6 +18,7 @@ import { billingQueryKey } from '../../billing/billing-api.ts';
 import { FlowPage } from '../components/flow-page.tsx';
 import { trainingPayment } from '../create-model-rules.ts';
 import { createModel, draftQueryOptions, studioQueryKeys, updateDraft } from '../studio-api.ts';
+import { usePhotoRuleGuard } from '../use-photo-rule-guard.ts';
 
 const text = messages.nameModel;
 const inputId = 'model-name';
@@ -56,6 +57,18 @@ export function NameModelPage() {
     },
   });
 
+  // Kept in the draft as typed (after a pause), so a reload or coming back later keeps the name;
+  // not once the model exists, whose creation starts a new draft.
+  const savedName = draft.data?.name;
+  const { mutate: saveNameNow } = saveName;
+  const keepDraft = start.isIdle;
+  useEffect(() => {
+    if (name === null || savedName === undefined || name === savedName || !keepDraft) return;
+    const timer = setTimeout(() => saveNameNow(name), timings.draftNameSaveMs);
+    return () => clearTimeout(timer);
+  }, [name, savedName, saveNameNow, keepDraft]);
+
+  usePhotoRuleGuard(start.isIdle);
   const gender = draft.data?.gender ?? null;
   // Not once the model exists: its creation empties the draft while the page is being left.
   const genderMissing = draft.isSuccess && gender === null && start.isIdle;
@@ -127,8 +140,7 @@ export function NameModelPage() {
                 if (fieldError) setFieldError(null);
               }}
               onBlur={() => {
-                // Kept in the draft, so a reload (or coming back later) keeps the name.
-                if (value !== (draft.data?.name ?? '')) saveName.mutate(value);
+                if (start.isIdle && value !== (draft.data?.name ?? '')) saveName.mutate(value);
               }}
             />
           </FormField>

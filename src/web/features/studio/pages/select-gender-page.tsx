@@ -12,13 +12,15 @@ import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { FlowPage } from '../components/flow-page.tsx';
 import { editPhotosPath } from '../photo-rules.ts';
 import { draftQueryOptions, studioQueryKeys, updateDraft } from '../studio-api.ts';
+import { usePhotoRuleGuard } from '../use-photo-rule-guard.ts';
 
 const text = messages.selectGender;
 
 /**
  * /select-gender: Man, Woman or Other as radio cards (arrow keys move between them), saved to the
- * server-side draft on Continue so a reload keeps it. Back goes to the photos in edit mode, the
- * way to change photos once their validation is complete.
+ * server-side draft when chosen so a reload keeps it. Back goes to the photos in edit mode, the
+ * way to change photos once their validation is complete; photos that no longer satisfy the rule
+ * send the user back there.
  */
 export function SelectGenderPage() {
   usePageTitle(messages.pageTitles.selectGender);
@@ -27,6 +29,12 @@ export function SelectGenderPage() {
   const draft = useQuery(draftQueryOptions());
   const [choice, setChoice] = useState<Gender | null>(null);
   const selected = choice ?? draft.data?.gender ?? null;
+  usePhotoRuleGuard(true);
+
+  const remember = useMutation({
+    mutationFn: (gender: Gender) => updateDraft({ gender }),
+    onSuccess: (saved) => queryClient.setQueryData(studioQueryKeys.draft, saved),
+  });
 
   const save = useMutation({
     mutationFn: (gender: Gender) => updateDraft({ gender }),
@@ -68,7 +76,10 @@ export function SelectGenderPage() {
                     name="gender"
                     value={gender}
                     checked={selected === gender}
-                    onChange={() => setChoice(gender)}
+                    onChange={() => {
+                      setChoice(gender);
+                      remember.mutate(gender);
+                    }}
                     className="peer sr-only"
                   />
                   <span
@@ -93,7 +104,7 @@ export function SelectGenderPage() {
             </div>
           </fieldset>
         )}
-        {save.isError ? <FormAlert>{text.saveFailed}</FormAlert> : null}
+        {save.isError || remember.isError ? <FormAlert>{text.saveFailed}</FormAlert> : null}
         <Button
           type="submit"
           size="lg"

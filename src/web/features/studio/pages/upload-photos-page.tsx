@@ -75,7 +75,7 @@ export function UploadPhotosPage() {
   useEffect(() => {
     if (arrived.current || !data) return;
     arrived.current = true;
-    if (shouldSkipToGender(data.trainingStatus, editing)) {
+    if (shouldSkipToGender(data.trainingStatus, data.counts, editing)) {
       void navigate(routes.selectGender, { replace: true });
     }
   }, [data, editing, navigate]);
@@ -314,7 +314,13 @@ function useUploadQueue(uploadedCount: number) {
           if (isApiError(error) && error.status === 401) signedOut = true;
           const reason = error instanceof Error ? error.message : messages.common.unknownError;
           patch(item.key, { state: 'failed', progress: 0, error: reason });
-          failures.push(text.failedToUpload(item.file.name, reason));
+          // A server error means the photo arrived but could not be kept (stored or recorded).
+          const arrived = isApiError(error) && error.status >= 500;
+          failures.push(
+            arrived
+              ? text.failedToRecord(item.file.name, reason)
+              : text.failedToUpload(item.file.name, reason),
+          );
         }
         setTally((current) => current && { ...current, done: current.done + 1 });
       }
