@@ -48,7 +48,13 @@ export const generations = pgTable(
     hasNsfwContent: boolean('has_nsfw_content').notNull().default(false),
     bulkJobId: text('bulk_job_id').references(() => bulkJobs.id, { onDelete: 'cascade' }),
     engine: text('engine').notNull(),
+    /** The provider's job (prediction / request id), saved as soon as the job exists. */
     engineReference: text('engine_reference'),
+    /**
+     * When its job last started running or heard from the engine; null while it waits its turn
+     * in the queue. The reconciler measures "no news" from here, never from creation.
+     */
+    heardAt: timestamp('heard_at', { withTimezone: true }),
     isPreview: boolean('is_preview').notNull().default(false),
     /** Cosine similarity of the face to the model's training faces, 0-1. */
     likeness: real('likeness'),
@@ -61,6 +67,6 @@ export const generations = pgTable(
     index('generations_user_idx').on(table.userId, table.createdAt, table.id),
     index('generations_bulk_idx').on(table.bulkJobId),
     index('generations_model_idx').on(table.userModelId),
-    index('generations_processing_idx').on(table.status, table.createdAt),
+    index('generations_processing_idx').on(table.status, table.heardAt),
   ],
 );

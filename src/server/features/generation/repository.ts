@@ -115,14 +115,16 @@ export async function deleteGeneration(tx: Executor, userId: string, id: string)
   await tx.delete(generations).where(and(eq(generations.userId, userId), eq(generations.id, id)));
 }
 
-/** Generations still processing that were created before `before` (no news for too long). */
-export async function staleGenerationIds(tx: Executor, before: Date): Promise<string[]> {
-  const rows = await tx
-    .select({ id: generations.id })
+/**
+ * Generations still processing whose job last started or heard from the engine before `before`
+ * (no news for too long). Those waiting their turn in the queue (never heard of) are not here.
+ */
+export async function quietGenerations(tx: Executor, before: Date): Promise<GenerationRow[]> {
+  return tx
+    .select()
     .from(generations)
-    .where(and(eq(generations.status, 'processing'), lt(generations.createdAt, before)))
+    .where(and(eq(generations.status, 'processing'), lt(generations.heardAt, before)))
     .limit(500);
-  return rows.map((row) => row.id);
 }
 
 export async function listBulkJobs(
