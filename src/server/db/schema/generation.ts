@@ -47,6 +47,11 @@ export const generations = pgTable(
     height: integer('height'),
     hasNsfwContent: boolean('has_nsfw_content').notNull().default(false),
     bulkJobId: text('bulk_job_id').references(() => bulkJobs.id, { onDelete: 'cascade' }),
+    /**
+     * Its place in its bulk job's selection (the category page's order, or the models' as
+     * picked): a job's rows share one creation time, so this is what orders them.
+     */
+    bulkPosition: integer('bulk_position').notNull().default(0),
     engine: text('engine').notNull(),
     /** The provider's job (prediction / request id), saved as soon as the job exists. */
     engineReference: text('engine_reference'),

@@ -278,7 +278,7 @@ describe('bulk', () => {
     expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
   });
 
-  it('accepts a bulk of 100 presets in one request, all paid at once', async () => {
+  it('accepts a bulk of 100 presets in one request, all paid at once, in the order selected', async () => {
     const db = app.deps.database.db;
     const ids = Array.from({ length: 100 }, (_, i) => `bulk-preset-${i}`);
     await db.insert(presets).values(
@@ -299,7 +299,8 @@ describe('bulk', () => {
       {
         kind: 'presets',
         userModelId: proModel.id,
-        presetIds: ids,
+        // Not the catalog's order: the job keeps the order selected.
+        presetIds: ids.toReversed(),
       },
     );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -310,7 +311,7 @@ describe('bulk', () => {
       'GET',
       `/api/bulk-jobs/${created.body.bulkJob.id}`,
     );
-    expect(job.body.generations).toHaveLength(100);
+    expect(job.body.generations.map((g) => g.presetId)).toEqual(ids.toReversed());
     const spends = await db
       .select()
       .from(creditLedger)

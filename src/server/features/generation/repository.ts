@@ -152,12 +152,13 @@ export async function findBulkJob(
   return row;
 }
 
+/** A bulk job's images in the order they were selected. */
 export async function listBulkGenerations(tx: Executor, bulkJobId: string) {
   return tx
     .select()
     .from(generations)
     .where(eq(generations.bulkJobId, bulkJobId))
-    .orderBy(generations.createdAt, generations.id);
+    .orderBy(generations.bulkPosition, generations.id);
 }
 
 /** Counts one finished image of a bulk job; the job completes when none is left. */

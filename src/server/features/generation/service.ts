@@ -300,7 +300,11 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       } else {
         if (!request.userModelId) throw new AppError('BAD_REQUEST', messages.bulk.chooseUserModel);
         const model = (await readyModel(userId, request.userModelId))!;
-        const presets = await sources.enginePresets(selected);
+        // The catalog answers in its own order; the job keeps the order selected.
+        const found = new Map(
+          (await sources.enginePresets(selected)).map((preset) => [preset.id, preset]),
+        );
+        const presets = selected.flatMap((id) => found.get(id) ?? []);
         items = presets.map((preset) => ({
           userModelId: model.id,
           userModelName: model.name,
@@ -327,7 +331,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
         const rows = await accept(
           tx,
           userId,
-          items.map((item) => ({ ...item, bulkJobId: job.id })),
+          items.map((item, index) => ({ ...item, bulkJobId: job.id, bulkPosition: index })),
           'bulk_generation',
         );
         return { job, rows, failures: selected.length - items.length };
