@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { and, eq, like } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -6,7 +7,13 @@ import type { BulkJob, Generation, GenerationsPage } from '../../../common/api/g
 import type { UserModel } from '../../../common/api/studio.ts';
 import { messages } from '../../../common/messages.ts';
 import { photos as photoRules } from '../../../common/product.ts';
-import { categories, creditLedger, presets } from '../../db/schema/index.ts';
+import {
+  categories,
+  creditLedger,
+  presets,
+  subscriptions,
+  userModels,
+} from '../../db/schema/index.ts';
 import { adjust } from '../billing/ledger.ts';
 import { storeImage } from '../catalog/images.ts';
 import {
@@ -158,7 +165,7 @@ describe('one image from a preset', () => {
     ]);
   });
 
-  it('checks in the specification order: missing information, then the subscription, then credits', async () => {
+  it("checks the missing information first; another user's model does not exist here", async () => {
     const missing = await api.call(pro, 'POST', '/api/generations', {
       presetId: portraitPresets[0],
     });
@@ -404,5 +411,202 @@ describe("another user's generations and bulk jobs", () => {
     expect((await api.call(pro, 'DELETE', `/api/generations/${mine.id}`)).status).toBe(204);
     expect((await api.call(pro, 'GET', `/api/generations/${mine.id}`)).status).toBe(404);
     expect((await app.app!.inject({ method: 'GET', url: mine.imageUrl! })).statusCode).toBe(404);
+  });
+});
+
+describe('the gates, in the specification order', () => {
+  let adjustments = 0;
+
+  /** Runs `check` while the Pro user's subscription has lapsed (past due: still Pro, not active). */
+  async function whileLapsed(check: () => Promise<void>) {
+    const db = app.deps.database.db;
+    const mine = eq(subscriptions.userId, pro.id);
+    await db.update(subscriptions).set({ active: false, status: 'past_due' }).where(mine);
+    try {
+      await check();
+    } finally {
+      await db.update(subscriptions).set({ active: true, status: 'active' }).where(mine);
+    }
+  }
+
+  /** Runs `check` with the Pro user's balance at zero, then gives the credits back. */
+  async function withoutCredits(check: () => Promise<void>) {
+    const balance = await credits(pro);
+    const move = (delta: number) =>
+      app.deps.billing.ledger.transaction((tx) =>
+        adjust(tx, pro.id, delta, 'test: balance', `test:${pro.id}:gates:${(adjustments += 1)}`),
+      );
+    await move(-balance);
+    try {
+      await check();
+    } finally {
+      await move(balance);
+    }
+  }
+
+  async function refused(
+    user: SignedInUser,
+    url: string,
+    body: Record<string, unknown>,
+    expected: { status: number; message: string },
+  ) {
+    const before = await credits(user);
+    const answer = await api.call(user, 'POST', url, body);
+    expect([answer.status, answer.body.error?.message], url).toEqual([
+      expected.status,
+      expected.message,
+    ]);
+    expect(await credits(user)).toBe(before);
+  }
+
+  it("tells a subscriber whose plan lapsed 'You need an active subscription' on single, custom and bulk", async () => {
+    const needSubscription = { status: 402, message: messages.generation.needSubscription };
+    await whileLapsed(async () => {
+      await refused(
+        pro,
+        '/api/generations',
+        { userModelId: proModel.id, presetId: portraitPresets[0] },
+        needSubscription,
+      );
+      await refused(
+        pro,
+        '/api/generations/custom',
+        { userModelId: proModel.id, prompt: 'An official portrait' },
+        needSubscription,
+      );
+      await refused(
+        pro,
+        '/api/bulk-jobs',
+        { kind: 'presets', userModelId: proModel.id, presetIds: portraitPresets },
+        needSubscription,
+      );
+      await refused(
+        pro,
+        '/api/bulk-jobs',
+        { kind: 'custom', userModelIds: [proModel.id], prompt: 'An official portrait' },
+        needSubscription,
+      );
+    });
+  });
+
+  it('refuses a single and a custom generation without credits', async () => {
+    const needCredits = { status: 402, message: messages.generation.needMoreCredits };
+    await withoutCredits(async () => {
+      await refused(
+        pro,
+        '/api/generations',
+        { userModelId: proModel.id, presetId: portraitPresets[0] },
+        needCredits,
+      );
+      await refused(
+        pro,
+        '/api/generations/custom',
+        { userModelId: proModel.id, prompt: 'An official portrait' },
+        needCredits,
+      );
+    });
+  });
+
+  it('checks the custom prompt tier before the prompt', async () => {
+    const basic = await signUp(app);
+    await api.buyPlan(basic, 'price_basic');
+    const tier = { status: 403, message: messages.generation.customPromptsProOnly };
+    await refused(basic, '/api/generations/custom', { prompt: '   ' }, tier);
+    await refused(
+      basic,
+      '/api/bulk-jobs',
+      { kind: 'custom', userModelIds: [], prompt: '  ' },
+      { status: 403, message: messages.bulk.proOnly },
+    );
+  });
+
+  it('asks a bulk for a model, then a prompt, then the model presets are made with', async () => {
+    await refused(
+      pro,
+      '/api/bulk-jobs',
+      { kind: 'custom', userModelIds: [], prompt: '  ' },
+      { status: 400, message: messages.bulk.selectAtLeastOne },
+    );
+    await refused(
+      pro,
+      '/api/bulk-jobs',
+      { kind: 'custom', userModelIds: [proModel.id], prompt: '  ' },
+      { status: 400, message: messages.bulk.enterPrompt },
+    );
+    await refused(
+      pro,
+      '/api/bulk-jobs',
+      { kind: 'presets', presetIds: portraitPresets },
+      { status: 400, message: messages.bulk.chooseUserModel },
+    );
+  });
+});
+
+describe('a custom prompt across several models', () => {
+  /** Another of the Pro user's models, as the database holds it (trained, or still training). */
+  async function anotherModel(name: string, status: 'complete' | 'training') {
+    const db = app.deps.database.db;
+    const [trained] = await db.select().from(userModels).where(eq(userModels.id, proModel.id));
+    const id = randomUUID();
+    const [copy] = await db
+      .insert(userModels)
+      .values({
+        ...trained!,
+        id,
+        engineReference: `local-${id}`,
+        name,
+        status,
+        ...(status === 'complete' ? {} : { weights: null, completedAt: null }),
+      })
+      .returning();
+    return copy!;
+  }
+
+  async function customBulk(userModelIds: string[]) {
+    return api.call<{ bulkJob: BulkJob; queued: number; failures: number }>(
+      pro,
+      'POST',
+      '/api/bulk-jobs',
+      { kind: 'custom', userModelIds, prompt: 'An official portrait in studio light' },
+    );
+  }
+
+  it("makes one image per model, as one 'Custom Prompt Generation' job", async () => {
+    const second = await anotherModel('Me too', 'complete');
+    const before = await credits(pro);
+    const created = await customBulk([proModel.id, second.id]);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ queued: 2, failures: 0 });
+    expect(created.body.bulkJob.label).toBe('Custom Prompt Generation');
+    expect(await credits(pro)).toBe(before - 2);
+    const finished = await waitFor(
+      () =>
+        api.call<{ bulkJob: BulkJob; generations: Generation[] }>(
+          pro,
+          'GET',
+          `/api/bulk-jobs/${created.body.bulkJob.id}`,
+        ),
+      (response) => response.body.bulkJob.status !== 'processing',
+      90_000,
+    );
+    expect(finished.body.bulkJob).toMatchObject({ status: 'completed', completedImages: 2 });
+    expect(finished.body.generations.map((g) => [g.userModelId, g.promptText, g.status])).toEqual([
+      [proModel.id, 'An official portrait in studio light', 'complete'],
+      [second.id, 'An official portrait in studio light', 'complete'],
+    ]);
+  });
+
+  it('counts a model still training as a failure, unpaid', async () => {
+    const training = await anotherModel('Still training', 'training');
+    const before = await credits(pro);
+    const created = await customBulk([proModel.id, training.id]);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ queued: 1, failures: 1 });
+    // What the page then says (generation-rules.ts bulkQueuedMessage).
+    expect(messages.bulk.queuedWithFailures(created.body.queued, created.body.failures)).toBe(
+      'Queued 1 images for generation with 1 failures.',
+    );
+    expect(created.body.bulkJob.totalImages).toBe(1);
+    expect(await credits(pro)).toBe(before - 1);
   });
 });
