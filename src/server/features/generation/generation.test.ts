@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq, isNull, like } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BulkJob, Generation, GenerationsPage } from '../../../common/api/generation.ts';
 import type { UserModel } from '../../../common/api/studio.ts';
 import { messages } from '../../../common/messages.ts';
-import { photos as photoRules } from '../../../common/product.ts';
+import { lists, photos as photoRules } from '../../../common/product.ts';
 import {
   categories,
   creditLedger,
+  generations,
   presets,
   subscriptions,
   userModels,
@@ -608,5 +609,52 @@ describe('a custom prompt across several models', () => {
     );
     expect(created.body.bulkJob.totalImages).toBe(1);
     expect(await credits(pro)).toBe(before - 1);
+  });
+});
+
+describe('the generated list', () => {
+  it('comes 50 at a time, newest first, the next page read from nextCursor', async () => {
+    const db = app.deps.database.db;
+    // Made in one go, so they share a creation time: the cursor must still page through them.
+    const at = new Date();
+    await db.insert(generations).values(
+      Array.from({ length: lists.generationsPage + 10 }, (_, n) => ({
+        id: randomUUID(),
+        userId: pro.id,
+        userModelId: proModel.id,
+        userModelName: proModel.name,
+        presetId: portraitPresets[0]!,
+        modelName: `Paged ${n}`,
+        status: 'failed',
+        failureReason: 'test',
+        engine: 'local',
+        createdAt: at,
+      })),
+    );
+    const singles = await db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(and(eq(generations.userId, pro.id), isNull(generations.bulkJobId)));
+
+    const first = await api.call<GenerationsPage>(pro, 'GET', '/api/generations');
+    expect(first.body.generations).toHaveLength(50);
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    const pages = [first.body];
+    for (let next = first.body.nextCursor; next;) {
+      const page = await api.call<GenerationsPage>(
+        pro,
+        'GET',
+        `/api/generations?cursor=${encodeURIComponent(next)}`,
+      );
+      expect(page.status).toBe(200);
+      pages.push(page.body);
+      next = page.body.nextCursor;
+    }
+    expect(pages).toHaveLength(Math.ceil(singles.length / 50));
+    const listed = pages.flatMap((page) => page.generations);
+    // Every single image once, newest first.
+    expect(listed.map((g) => g.id).sort()).toEqual(singles.map((row) => row.id).sort());
+    const times = listed.map((g) => Date.parse(g.createdAt));
+    expect(times).toEqual(times.toSorted((a, b) => b - a));
   });
 });
