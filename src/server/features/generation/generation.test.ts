@@ -23,6 +23,7 @@ import {
   photoFixtures,
   waitFor,
 } from '../../../../tests/helpers/studio.ts';
+import { openEventStream } from '../../../../tests/helpers/event-stream.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
 import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
 
@@ -103,7 +104,8 @@ async function generationWhen(user: SignedInUser, id: string, done: (g: Generati
 }
 
 beforeAll(async () => {
-  app = await createTestApp();
+  // Listening: the event stream is read over real HTTP.
+  app = await createTestApp({ listen: true });
   api = apiCaller(app);
   ({ ids: portraitPresets, blank: pictureless } = await addPresets());
   ({ user: pro, model: proModel } = await trainedUser('price_pro'));
@@ -284,6 +286,23 @@ describe('bulk', () => {
     });
     expect(zip.statusCode).toBe(200);
     expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
+
+    // Deleting one of its images leaves the finished job counting the two left.
+    const removed = finished.body.generations[1]!.id;
+    expect((await api.call(pro, 'DELETE', `/api/generations/${removed}`)).status).toBe(204);
+    const after = await api.call<{ bulkJob: BulkJob; generations: Generation[] }>(
+      pro,
+      'GET',
+      `/api/bulk-jobs/${id}`,
+    );
+    expect(after.body.bulkJob).toMatchObject({
+      status: 'completed',
+      completedImages: 2,
+      failedImages: 0,
+      totalImages: 2,
+    });
+    expect(after.body.generations.map((g) => g.id)).not.toContain(removed);
+    expect(after.body.generations).toHaveLength(2);
   });
 
   it('accepts a bulk of 100 presets in one request, all paid at once, in the order selected', async () => {
@@ -385,9 +404,16 @@ describe("another user's generations and bulk jobs", () => {
     expect((await app.app!.inject({ method: 'GET', url: unsigned })).statusCode).toBe(403);
   });
 
-  it('favourites, viewed marks and delete work for the owner', async () => {
+  it('favourites, viewed marks and delete work for the owner, and reach their other tabs', async () => {
     const list = await api.call<GenerationsPage>(pro, 'GET', '/api/generations');
     const mine = list.body.generations.find((g) => g.status === 'complete')!;
+    // Another open tab of the same user.
+    const tab = openEventStream(app.url!, pro.headers.cookie);
+    await tab.ready;
+    const newsOfMine = () =>
+      tab.events.filter(
+        (event) => event.type === 'generation.updated' && event.data.generationId === mine.id,
+      ).length;
     const fav = await api.call<{ generation: Generation }>(
       pro,
       'PUT',
@@ -397,6 +423,11 @@ describe("another user's generations and bulk jobs", () => {
       },
     );
     expect(fav.body.generation.favourite).toBe(true);
+    await waitFor(
+      async () => newsOfMine(),
+      (count) => count === 1,
+      10_000,
+    );
     const favourites = await api.call<GenerationsPage>(
       pro,
       'GET',
@@ -409,6 +440,12 @@ describe("another user's generations and bulk jobs", () => {
       `/api/generations/${mine.id}/viewed`,
     );
     expect(viewed.body.generation.viewed).toBe(true);
+    await waitFor(
+      async () => newsOfMine(),
+      (count) => count === 2,
+      10_000,
+    );
+    tab.close();
     expect((await api.call(pro, 'DELETE', `/api/generations/${mine.id}`)).status).toBe(204);
     expect((await api.call(pro, 'GET', `/api/generations/${mine.id}`)).status).toBe(404);
     expect((await app.app!.inject({ method: 'GET', url: mine.imageUrl! })).statusCode).toBe(404);
