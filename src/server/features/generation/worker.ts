@@ -204,10 +204,9 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
   }
 
   /**
-   * A generation without news for too long (its worker died, or its last attempt gave up while
-   * the provider kept going): the provider is asked how its job went, and the generation ends as
-   * it did. A job still running, or one the provider cannot tell about, is canceled there and the
-   * generation failed and refunded.
+   * A generation without news for too long (its worker died): the provider is asked how its job
+   * went, and the generation ends as it did. A job still running, or one the provider (or our
+   * storage) cannot settle, is canceled there and the generation failed and refunded.
    */
   async function reconcile(row: GenerationRow): Promise<boolean> {
     const reference = row.engineReference;
@@ -217,7 +216,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
         const outcome = model
           ? await engine.jobs.check(reference, AbortSignal.timeout(reconcileTimeoutMs))
           : undefined;
-        if (outcome && model) return conclude(row, model, outcome);
+        if (outcome && model) return await conclude(row, model, outcome);
       } catch (error) {
         logger.warn({ err: error, generationId: row.id }, 'engine could not say how a job went');
       }
