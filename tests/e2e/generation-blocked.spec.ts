@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startFakeReplicate, type FakeReplicate } from '../fakes/replicate-api.ts';
 import { e2ePort } from './support/e2e-server.ts';
 import { signUpInBrowser } from './support/people.ts';
@@ -13,10 +13,12 @@ import {
   trainModelThroughApi,
 } from './support/studio-api.ts';
 
-// An image the engine's safety checker flags, as a person sees it. The local engine never flags
-// one, so this file runs its own server with the Replicate engine pointed at the Replicate fake
-// (tests/fakes), which flags the prediction we script: "Couldn't Generate Photo" with More Info
-// in the list, the Content Notice on the detail page, no download, and no file anywhere.
+// Generation on a GPU service, as a person sees it. This file runs its own server with the
+// Replicate engine pointed at the Replicate fake (tests/fakes), whose predictions we script:
+// - an image the safety checker flags (the local engine never flags one): "Couldn't Generate
+//   Photo" with More Info in the list, the Content Notice on the detail page, no download, and
+//   no file anywhere;
+// - more images than a page (flagged ones: the fake makes them at once): Load more.
 // Texts are written out (not imported from messages.ts): the tests check what a person reads.
 
 const port = e2ePort + 1;
@@ -25,6 +27,9 @@ const dataDir = path.resolve(`.tmp/e2e-blocked-${Date.now()}`);
 
 let fake: FakeReplicate;
 let server: ChildProcess | undefined;
+let context: BrowserContext;
+let page: Page;
+let modelId: string;
 
 async function startServer(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
@@ -56,14 +61,27 @@ async function startServer(): Promise<ChildProcess> {
 
 test.use({ baseURL: origin });
 
-test.beforeAll(async () => {
-  test.setTimeout(300_000);
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(600_000);
   await mkdir(dataDir, { recursive: true });
   fake = await startFakeReplicate();
   server = await startServer();
+  // One person for the whole file, with a model trained on "Replicate".
+  context = await browser.newContext({ baseURL: origin });
+  page = await context.newPage();
+  await signUpInBrowser(page, 'gpu');
+  await subscribeThroughApi(page, 'price_pro');
+  const training = trainModelThroughApi(page, 'GPU Look');
+  // The fake runs the training when told to, as Replicate's GPUs would in their own time.
+  await expect.poll(() => fake.trainings().length, { timeout: 240_000 }).toBeGreaterThan(0);
+  await fake.completeTraining(String(fake.trainings()[0]!.id));
+  modelId = await training;
 });
 
 test.afterAll(async () => {
+  await context?.close();
   if (server && server.exitCode === null) {
     server.kill('SIGTERM');
     await once(server, 'exit');
@@ -71,20 +89,11 @@ test.afterAll(async () => {
   await fake?.close();
 });
 
-test('a flagged image shows the safety placeholder and the Content Notice, and cannot be downloaded', async ({
-  page,
-}) => {
-  test.setTimeout(600_000);
+test('a flagged image shows the safety placeholder and the Content Notice, and cannot be downloaded', async () => {
+  test.setTimeout(300_000);
 
   const { generationId, userId } =
-    await test.step('a Pro user trains on Replicate, and the safety checker flags the image', async () => {
-      await signUpInBrowser(page, 'flagged');
-      await subscribeThroughApi(page, 'price_pro');
-      const training = trainModelThroughApi(page, 'Flagged Look');
-      // The fake runs the training when told to, as Replicate's GPUs would in their own time.
-      await expect.poll(() => fake.trainings().length, { timeout: 240_000 }).toBeGreaterThan(0);
-      await fake.completeTraining(String(fake.trainings()[0]!.id));
-      const modelId = await training;
+    await test.step('the safety checker flags the image', async () => {
       fake.scriptPrediction({ outcome: 'nsfw' });
       const id = await generateImageThroughApi(page, modelId);
       const me = (await (await page.request.get('/api/me')).json()) as { user: { id: string } };
@@ -135,4 +144,25 @@ test('a flagged image shows the safety placeholder and the Content Notice, and c
     );
     expect(guessed.ok()).toBe(false);
   });
+});
+
+test('the generated tab shows 50 images, and Load more brings the rest', async () => {
+  test.setTimeout(300_000);
+  const { presets } = (await (await page.request.get('/api/catalog/presets')).json()) as {
+    presets: { id: string }[];
+  };
+  // With the one above, 52 single images: a full page and two more.
+  for (let n = 0; n < 51; n += 1) {
+    fake.scriptPrediction({ outcome: 'nsfw' });
+    const started = await page.request.post('/api/generations', {
+      data: { userModelId: modelId, presetId: presets[n % presets.length]!.id },
+    });
+    expect(started.status(), await started.text()).toBe(201);
+  }
+  await page.goto('/dashboard?main=generation&sub=generated');
+  const cards = page.getByTestId('generation-card');
+  await expect(cards).toHaveCount(50);
+  await page.getByRole('button', { name: 'Load more' }).click();
+  await expect(cards).toHaveCount(52);
+  await expect(page.getByRole('button', { name: 'Load more' })).toHaveCount(0);
 });
