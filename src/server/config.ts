@@ -84,7 +84,7 @@ const envSchema = z
     // How often a training without news is asked about, and when it is given up (and refunded).
     TRAINING_POLL_SECONDS: z.coerce.number().min(1).default(60),
     // Images made at once per worker process (the engine's concurrency limit), and how long a
-    // generation may go without an outcome before it is failed and refunded.
+    // started generation may go without news before the sweep reconciles it (decision 016).
     GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     GENERATION_STALE_MINUTES: z.coerce.number().min(1).default(30),
     TRAINING_TIMEOUT_MINUTES: z.coerce.number().min(0.05).default(trainingRules.timeoutMinutes),

@@ -14,8 +14,7 @@ import { subscribeThroughApi, trainModelThroughApi } from './support/studio-api.
 // reads.
 //
 // Not here: the blocked-image placeholder and Content Notice. The local engine never flags an
-// image, so a blocked generation cannot be made through the app; the server's API tests cover
-// it with the remote engine fakes (flagged images stored without a file, never refunded).
+// image; generation-blocked.spec.ts runs its own server on the Replicate fake to make one.
 
 const liveTimeout = 90_000;
 

@@ -126,11 +126,28 @@ export function createFalGenerationEngine(
     }
   }
 
+  /** Polls until the request ends; it is canceled on giving up only when nobody else holds its id. */
+  const follow = (id: string, signal: AbortSignal, handedOver: boolean) =>
+    followUntilDone({
+      provider,
+      kind: 'request',
+      reference: id,
+      poll: () => poll(id, signal),
+      ...(handedOver ? {} : { cancel: () => cancel(id) }),
+      signal,
+      timing,
+      maxPollFailures,
+    });
+
   return {
     name: 'fal',
     makesPreviews: false,
 
-    async generate(request: GenerationRequest, signal: AbortSignal) {
+    async generate(
+      request: GenerationRequest,
+      signal: AbortSignal,
+      onStarted?: (reference: string) => Promise<void>,
+    ) {
       const started = await startJob({
         provider,
         send: () =>
@@ -146,16 +163,14 @@ export function createFalGenerationEngine(
       });
       if (!started.started) return started.outcome;
       const { id } = started;
-      return followUntilDone({
-        provider,
-        kind: 'request',
-        reference: id,
-        poll: () => poll(id, signal),
-        cancel: () => cancel(id),
-        signal,
-        timing,
-        maxPollFailures,
-      });
+      await onStarted?.(id);
+      return follow(id, signal, Boolean(onStarted));
+    },
+
+    jobs: {
+      resume: (id, signal) => follow(id, signal, true),
+      check: (id, signal) => poll(id, signal),
+      cancel,
     },
   };
 }

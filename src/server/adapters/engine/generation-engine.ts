@@ -44,8 +44,12 @@ export type GenerationOutcome =
    * as the specification's resolution says, is not refunded.
    */
   | { status: 'blocked'; reference: string | null }
-  /** The engine refused or failed; `error` is shown to the user (and the credit refunded). */
-  | { status: 'failed'; error: string; reference: string | null };
+  /**
+   * The engine refused or failed (the credit is refunded). `error` is the engine's own words, for
+   * the log; `reason`, when the engine writes in ours (messages.ts), is shown to the user, who is
+   * otherwise told the generation failed: a provider's wording is not for users.
+   */
+  | { status: 'failed'; error: string; reason?: string; reference: string | null };
 
 export interface GenerationEngine {
   readonly name: 'local' | 'replicate' | 'fal';
@@ -55,6 +59,27 @@ export interface GenerationEngine {
    * Makes one image and waits for it (polling the provider within `signal`'s deadline).
    * Transient trouble (network, 5xx, 429, timeouts) throws an `EngineError` with
    * `transient: true`, and the job retries with backoff.
+   *
+   * `started` is told the provider's reference as soon as its job exists, before any polling.
+   * Once it has been told, the job is the caller's to resume or cancel (`jobs`): an abort or
+   * polling trouble leaves it running rather than canceling a paid job a retry can still collect.
    */
-  generate(request: GenerationRequest, signal: AbortSignal): Promise<GenerationOutcome>;
+  generate(
+    request: GenerationRequest,
+    signal: AbortSignal,
+    started?: (reference: string) => Promise<void>,
+  ): Promise<GenerationOutcome>;
+  /**
+   * The provider's jobs, which outlive our workers: absent for the in-process local engine.
+   */
+  readonly jobs?: ProviderJobs;
+}
+
+export interface ProviderJobs {
+  /** Follows a job an earlier attempt started until it ends, as `generate` does after starting one. */
+  resume(reference: string, signal: AbortSignal): Promise<GenerationOutcome>;
+  /** One look at the job: its outcome once it has ended, undefined while it runs. */
+  check(reference: string, signal: AbortSignal): Promise<GenerationOutcome | undefined>;
+  /** Best effort, never throws. */
+  cancel(reference: string): Promise<void>;
 }

@@ -43,12 +43,12 @@ export function followSettings(options: FollowOptions): FollowSettings {
 
 /**
  * The transient error thrown when the job's signal aborts; `job` names the provider's job once it
- * has one (the message then says it was canceled).
+ * has one, and `canceled` says whether it was canceled or left running for a retry to resume.
  */
-export function interruptedError(provider: string, job?: string): EngineError {
+export function interruptedError(provider: string, job?: string, canceled = true): EngineError {
   return new EngineError(
     job
-      ? `The generation was interrupted before ${provider} finished it (${job}, canceled)`
+      ? `The generation was interrupted before ${provider} finished it (${job}, ${canceled ? 'canceled' : 'left running'})`
       : `The generation was interrupted before ${provider} accepted it`,
     { transient: true },
   );
@@ -127,8 +127,12 @@ export interface Following<T> {
    * sorted as below; any other error is thrown as it is.
    */
   poll: () => Promise<T | undefined>;
-  /** Best effort, never throws: ends the job when we stop waiting for it. */
-  cancel: () => Promise<void>;
+  /**
+   * Best effort, never throws: ends the job when we stop waiting for it. Absent when the caller
+   * holds the job's reference: the job then stays running for a retry to resume (or the
+   * reconciler to collect or cancel).
+   */
+  cancel?: () => Promise<void>;
   signal: AbortSignal;
   timing: PollTiming;
   /** Transient poll failures in a row tolerated before giving up. */
@@ -144,15 +148,19 @@ export type PollFailure = { status: 'failed'; error: string; reference: string }
  *
  * Transient errors while polling do not end the generation at once: the job is still running
  * (and billed), so `maxPollFailures` in a row are tolerated (a 429's Retry-After respected)
- * before the job is canceled and the last error thrown. A final error (a 4xx: the job vanished)
- * is returned as a PollFailure: retrying cannot help. When the signal aborts, the job is
- * canceled and a transient EngineError thrown.
+ * before the job is canceled (when ours to cancel) and the last error thrown. A final error (a
+ * 4xx: the job vanished) is returned as a PollFailure: retrying cannot help. When the signal
+ * aborts, the job is canceled (likewise) and a transient EngineError thrown.
  */
 export async function followUntilDone<T>(following: Following<T>): Promise<T | PollFailure> {
   const { signal, timing, reference } = following;
   const interrupted = async () => {
-    await following.cancel();
-    return interruptedError(following.provider, `${following.kind} ${reference}`);
+    await following.cancel?.();
+    return interruptedError(
+      following.provider,
+      `${following.kind} ${reference}`,
+      following.cancel !== undefined,
+    );
   };
   let delay = timing.firstMs;
   let failures = 0;
@@ -172,7 +180,7 @@ export async function followUntilDone<T>(following: Following<T>): Promise<T | P
       if (!error.transient) return { status: 'failed', error: error.message, reference };
       failures += 1;
       if (failures > following.maxPollFailures) {
-        await following.cancel();
+        await following.cancel?.();
         throw error;
       }
       delay = Math.max(nextPause(delay, timing), (error.retryAfterSeconds ?? 0) * 1000);

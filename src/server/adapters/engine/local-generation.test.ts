@@ -292,6 +292,7 @@ describe('local generation engine', () => {
     expect(await engine.generate(request(key), signal())).toEqual({
       status: 'failed',
       error: messages.generation.presetNoFace,
+      reason: messages.generation.presetNoFace,
       reference: null,
     });
   });
@@ -300,6 +301,7 @@ describe('local generation engine', () => {
     const noPicture = {
       status: 'failed',
       error: messages.generation.presetPictureMissing,
+      reason: messages.generation.presetPictureMissing,
       reference: null,
     };
     expect(await engine.generate(request(null), signal())).toEqual(noPicture);
@@ -320,6 +322,7 @@ describe('local generation engine', () => {
     expect(missing).toEqual({
       status: 'failed',
       error: messages.generation.likenessMissing,
+      reason: messages.generation.likenessMissing,
       reference: null,
     });
     const notProfile = storageKey('users', 'user-1', 'models', 'model-9', 'profile.json');

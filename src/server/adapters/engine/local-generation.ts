@@ -113,9 +113,10 @@ export function createLocalGenerationEngine({ storage }: { storage: Storage }): 
   // are few and rarely change; a replaced picture has another hash.
   const presetFaces = new Map<string, FaceLandmarks | null>();
 
-  const failed = (error: string): GenerationOutcome => ({
+  const failed = (reason: string): GenerationOutcome => ({
     status: 'failed',
-    error,
+    error: reason,
+    reason,
     reference: null,
   });
   const checkAborted = (signal: AbortSignal) => {

@@ -28,13 +28,14 @@ import { sendToProvider, successBody } from './provider-http.ts';
  * are transient (thrown; the job retries). A 4xx answer to the create request is returned as a
  * `failed` outcome rather than thrown: it means our request is wrong (input validation, 422) or
  * the trained version is gone or not ours (404/422), or the account cannot run it (401/402/403).
- * Retrying the same request cannot help, and the user's credit should come back with the
- * provider's own reason. The same goes for a 4xx while polling (the prediction vanished).
+ * Retrying the same request cannot help, and the user's credit should come back (the
+ * provider's own reason goes to the log). The same goes for a 4xx while polling (the prediction vanished).
  *
  * Transient errors while polling do not end the generation at once: the prediction is still
  * running (and billed), so a few in a row are tolerated (a 429's Retry-After respected) before
  * giving up. When the job's signal aborts, the prediction is canceled (best effort) and a
- * transient EngineError thrown. That lifecycle (startJob, followUntilDone) is shared with
+ * transient EngineError thrown, unless the caller was handed its id (`started`): it is then
+ * left running for the retry to resume (`jobs.resume`) or the reconciler to collect. That lifecycle (startJob, followUntilDone) is shared with
  * fal-generation.ts in generation-support.ts; what is Replicate's own is below.
  */
 
@@ -114,11 +115,33 @@ export function createReplicateGenerationEngine(
     return downloadedOutcome(verdict.url, id, { provider, ...image, signal });
   }
 
+  /** One look at the prediction: what it ended as, undefined while it runs. */
+  const look = async (id: string) =>
+    // successBody throws for a non-2xx answer: followUntilDone sorts it (retry or fail).
+    verdictOf(successBody(provider, await call('GET', `/predictions/${encodeURIComponent(id)}`)));
+
+  /** Polls until the prediction ends; it is canceled on giving up only when nobody else holds its id. */
+  const follow = (id: string, signal: AbortSignal, handedOver: boolean) =>
+    followUntilDone({
+      provider,
+      kind: 'prediction',
+      reference: id,
+      poll: () => look(id),
+      ...(handedOver ? {} : { cancel: () => cancel(id) }),
+      signal,
+      timing,
+      maxPollFailures,
+    });
+
   return {
     name: 'replicate',
     makesPreviews: false,
 
-    async generate(request: GenerationRequest, signal: AbortSignal) {
+    async generate(
+      request: GenerationRequest,
+      signal: AbortSignal,
+      onStarted?: (reference: string) => Promise<void>,
+    ) {
       const started = await startJob({
         provider,
         send: () =>
@@ -141,25 +164,20 @@ export function createReplicateGenerationEngine(
       });
       if (!started.started) return started.outcome;
       const { id } = started;
+      await onStarted?.(id);
       // Sync mode often answers with the prediction already ended: then there is nothing to poll.
       // A poll failure comes back as a failed verdict, concluded like Replicate's own.
-      const verdict =
-        verdictOf(started.body) ??
-        (await followUntilDone({
-          provider,
-          kind: 'prediction',
-          reference: id,
-          // successBody throws for a non-2xx answer: followUntilDone sorts it (retry or fail).
-          poll: async () =>
-            verdictOf(
-              successBody(provider, await call('GET', `/predictions/${encodeURIComponent(id)}`)),
-            ),
-          cancel: () => cancel(id),
-          signal,
-          timing,
-          maxPollFailures,
-        }));
+      const verdict = verdictOf(started.body) ?? (await follow(id, signal, Boolean(onStarted)));
       return conclude(verdict, id, signal);
+    },
+
+    jobs: {
+      resume: async (id, signal) => conclude(await follow(id, signal, true), id, signal),
+      async check(id, signal) {
+        const verdict = await look(id);
+        return verdict && conclude(verdict, id, signal);
+      },
+      cancel,
     },
   };
 }

@@ -47,8 +47,19 @@ export const generations = pgTable(
     height: integer('height'),
     hasNsfwContent: boolean('has_nsfw_content').notNull().default(false),
     bulkJobId: text('bulk_job_id').references(() => bulkJobs.id, { onDelete: 'cascade' }),
+    /**
+     * Its place in its bulk job's selection (the category page's order, or the models' as
+     * picked): a job's rows share one creation time, so this is what orders them.
+     */
+    bulkPosition: integer('bulk_position').notNull().default(0),
     engine: text('engine').notNull(),
+    /** The provider's job (prediction / request id), saved as soon as the job exists. */
     engineReference: text('engine_reference'),
+    /**
+     * When its job last started running or heard from the engine; null while it waits its turn
+     * in the queue. The reconciler measures "no news" from here, never from creation.
+     */
+    heardAt: timestamp('heard_at', { withTimezone: true }),
     isPreview: boolean('is_preview').notNull().default(false),
     /** Cosine similarity of the face to the model's training faces, 0-1. */
     likeness: real('likeness'),
@@ -61,6 +72,6 @@ export const generations = pgTable(
     index('generations_user_idx').on(table.userId, table.createdAt, table.id),
     index('generations_bulk_idx').on(table.bulkJobId),
     index('generations_model_idx').on(table.userModelId),
-    index('generations_processing_idx').on(table.status, table.createdAt),
+    index('generations_processing_idx').on(table.status, table.heardAt),
   ],
 );

@@ -1,20 +1,30 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq, inArray, isNull, like } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BulkJob, Generation, GenerationsPage } from '../../../common/api/generation.ts';
 import type { UserModel } from '../../../common/api/studio.ts';
 import { messages } from '../../../common/messages.ts';
-import { photos as photoRules } from '../../../common/product.ts';
-import { categories, creditLedger, presets } from '../../db/schema/index.ts';
+import { lists, photos as photoRules } from '../../../common/product.ts';
+import {
+  categories,
+  creditLedger,
+  generations,
+  presets,
+  subscriptions,
+  userModels,
+} from '../../db/schema/index.ts';
 import { adjust } from '../billing/ledger.ts';
 import { storeImage } from '../catalog/images.ts';
+import { createCatalogService } from '../catalog/service.ts';
 import {
   apiCaller,
   fixturePhoto,
   photoFixtures,
   waitFor,
 } from '../../../../tests/helpers/studio.ts';
+import { openEventStream } from '../../../../tests/helpers/event-stream.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
 import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
 
@@ -95,7 +105,8 @@ async function generationWhen(user: SignedInUser, id: string, done: (g: Generati
 }
 
 beforeAll(async () => {
-  app = await createTestApp();
+  // Listening: the event stream is read over real HTTP.
+  app = await createTestApp({ listen: true });
   api = apiCaller(app);
   ({ ids: portraitPresets, blank: pictureless } = await addPresets());
   ({ user: pro, model: proModel } = await trainedUser('price_pro'));
@@ -158,7 +169,7 @@ describe('one image from a preset', () => {
     ]);
   });
 
-  it('checks in the specification order: missing information, then the subscription, then credits', async () => {
+  it("checks the missing information first; another user's model does not exist here", async () => {
     const missing = await api.call(pro, 'POST', '/api/generations', {
       presetId: portraitPresets[0],
     });
@@ -196,6 +207,52 @@ describe('custom prompts', () => {
       (g) => g.status !== 'processing',
     );
     expect(done.status).toBe('complete');
+  });
+
+  it('picks the preset whose words are closest to the prompt, the first one when none match', async () => {
+    const db = app.deps.database.db;
+    const featuredImage = await storeImage(app.deps.storage, ['presets', 'closest'], {
+      bytes: readFileSync(fixturePhoto('real-portraits', 'chu.jpg')),
+    });
+    const distinct = [
+      {
+        id: 'preset-beach',
+        displayName: 'Beach Sunset',
+        description: 'Golden hour on the sand by the sea',
+        prompt: 'photo of {trigger} walking on a beach at sunset',
+      },
+      {
+        id: 'preset-office',
+        displayName: 'Office Headshot',
+        description: 'A bright modern office',
+        prompt: 'corporate headshot of {trigger} in a modern office',
+      },
+    ];
+    await db.insert(presets).values(
+      distinct.map((preset, index) => ({
+        ...preset,
+        manualId: preset.id,
+        categoryId: 'portraits',
+        featuredImage,
+        orderIndex: 50 + index,
+      })),
+    );
+    try {
+      const catalog = createCatalogService({ db });
+      expect((await catalog.closestPreset('Me on the beach at sunset'))?.id).toBe('preset-beach');
+      expect((await catalog.closestPreset('A corporate headshot in my office'))?.id).toBe(
+        'preset-office',
+      );
+      // No word in common with any preset: the first one in catalog order.
+      expect((await catalog.closestPreset('zebra quokka'))?.id).toBe(portraitPresets[0]);
+    } finally {
+      await db.delete(presets).where(
+        inArray(
+          presets.id,
+          distinct.map((preset) => preset.id),
+        ),
+      );
+    }
   });
 
   it('refuses a blank prompt and a missing model with their messages, spending nothing', async () => {
@@ -276,9 +333,26 @@ describe('bulk', () => {
     });
     expect(zip.statusCode).toBe(200);
     expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
+
+    // Deleting one of its images leaves the finished job counting the two left.
+    const removed = finished.body.generations[1]!.id;
+    expect((await api.call(pro, 'DELETE', `/api/generations/${removed}`)).status).toBe(204);
+    const after = await api.call<{ bulkJob: BulkJob; generations: Generation[] }>(
+      pro,
+      'GET',
+      `/api/bulk-jobs/${id}`,
+    );
+    expect(after.body.bulkJob).toMatchObject({
+      status: 'completed',
+      completedImages: 2,
+      failedImages: 0,
+      totalImages: 2,
+    });
+    expect(after.body.generations.map((g) => g.id)).not.toContain(removed);
+    expect(after.body.generations).toHaveLength(2);
   });
 
-  it('accepts a bulk of 100 presets in one request, all paid at once', async () => {
+  it('accepts a bulk of 100 presets in one request, all paid at once, in the order selected', async () => {
     const db = app.deps.database.db;
     const ids = Array.from({ length: 100 }, (_, i) => `bulk-preset-${i}`);
     await db.insert(presets).values(
@@ -299,7 +373,8 @@ describe('bulk', () => {
       {
         kind: 'presets',
         userModelId: proModel.id,
-        presetIds: ids,
+        // Not the catalog's order: the job keeps the order selected.
+        presetIds: ids.toReversed(),
       },
     );
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -310,7 +385,7 @@ describe('bulk', () => {
       'GET',
       `/api/bulk-jobs/${created.body.bulkJob.id}`,
     );
-    expect(job.body.generations).toHaveLength(100);
+    expect(job.body.generations.map((g) => g.presetId)).toEqual(ids.toReversed());
     const spends = await db
       .select()
       .from(creditLedger)
@@ -376,9 +451,16 @@ describe("another user's generations and bulk jobs", () => {
     expect((await app.app!.inject({ method: 'GET', url: unsigned })).statusCode).toBe(403);
   });
 
-  it('favourites, viewed marks and delete work for the owner', async () => {
+  it('favourites, viewed marks and delete work for the owner, and reach their other tabs', async () => {
     const list = await api.call<GenerationsPage>(pro, 'GET', '/api/generations');
     const mine = list.body.generations.find((g) => g.status === 'complete')!;
+    // Another open tab of the same user.
+    const tab = openEventStream(app.url!, pro.headers.cookie);
+    await tab.ready;
+    const newsOfMine = () =>
+      tab.events.filter(
+        (event) => event.type === 'generation.updated' && event.data.generationId === mine.id,
+      ).length;
     const fav = await api.call<{ generation: Generation }>(
       pro,
       'PUT',
@@ -388,6 +470,11 @@ describe("another user's generations and bulk jobs", () => {
       },
     );
     expect(fav.body.generation.favourite).toBe(true);
+    await waitFor(
+      async () => newsOfMine(),
+      (count) => count === 1,
+      10_000,
+    );
     const favourites = await api.call<GenerationsPage>(
       pro,
       'GET',
@@ -400,8 +487,258 @@ describe("another user's generations and bulk jobs", () => {
       `/api/generations/${mine.id}/viewed`,
     );
     expect(viewed.body.generation.viewed).toBe(true);
+    await waitFor(
+      async () => newsOfMine(),
+      (count) => count === 2,
+      10_000,
+    );
+    tab.close();
     expect((await api.call(pro, 'DELETE', `/api/generations/${mine.id}`)).status).toBe(204);
     expect((await api.call(pro, 'GET', `/api/generations/${mine.id}`)).status).toBe(404);
     expect((await app.app!.inject({ method: 'GET', url: mine.imageUrl! })).statusCode).toBe(404);
+  });
+});
+
+describe('the gates, in the specification order', () => {
+  let adjustments = 0;
+
+  /** Runs `check` while the Pro user's subscription has lapsed (past due: still Pro, not active). */
+  async function whileLapsed(check: () => Promise<void>) {
+    const db = app.deps.database.db;
+    const mine = eq(subscriptions.userId, pro.id);
+    await db.update(subscriptions).set({ active: false, status: 'past_due' }).where(mine);
+    try {
+      await check();
+    } finally {
+      await db.update(subscriptions).set({ active: true, status: 'active' }).where(mine);
+    }
+  }
+
+  /** Runs `check` with the Pro user's balance at zero, then gives the credits back. */
+  async function withoutCredits(check: () => Promise<void>) {
+    const balance = await credits(pro);
+    const move = (delta: number) =>
+      app.deps.billing.ledger.transaction((tx) =>
+        adjust(tx, pro.id, delta, 'test: balance', `test:${pro.id}:gates:${(adjustments += 1)}`),
+      );
+    await move(-balance);
+    try {
+      await check();
+    } finally {
+      await move(balance);
+    }
+  }
+
+  async function refused(
+    user: SignedInUser,
+    url: string,
+    body: Record<string, unknown>,
+    expected: { status: number; message: string },
+  ) {
+    const before = await credits(user);
+    const answer = await api.call(user, 'POST', url, body);
+    expect([answer.status, answer.body.error?.message], url).toEqual([
+      expected.status,
+      expected.message,
+    ]);
+    expect(await credits(user)).toBe(before);
+  }
+
+  it("tells a subscriber whose plan lapsed 'You need an active subscription' on single, custom and bulk", async () => {
+    const needSubscription = { status: 402, message: messages.generation.needSubscription };
+    await whileLapsed(async () => {
+      await refused(
+        pro,
+        '/api/generations',
+        { userModelId: proModel.id, presetId: portraitPresets[0] },
+        needSubscription,
+      );
+      await refused(
+        pro,
+        '/api/generations/custom',
+        { userModelId: proModel.id, prompt: 'An official portrait' },
+        needSubscription,
+      );
+      await refused(
+        pro,
+        '/api/bulk-jobs',
+        { kind: 'presets', userModelId: proModel.id, presetIds: portraitPresets },
+        needSubscription,
+      );
+      await refused(
+        pro,
+        '/api/bulk-jobs',
+        { kind: 'custom', userModelIds: [proModel.id], prompt: 'An official portrait' },
+        needSubscription,
+      );
+    });
+  });
+
+  it('refuses a single and a custom generation without credits', async () => {
+    const needCredits = { status: 402, message: messages.generation.needMoreCredits };
+    await withoutCredits(async () => {
+      await refused(
+        pro,
+        '/api/generations',
+        { userModelId: proModel.id, presetId: portraitPresets[0] },
+        needCredits,
+      );
+      await refused(
+        pro,
+        '/api/generations/custom',
+        { userModelId: proModel.id, prompt: 'An official portrait' },
+        needCredits,
+      );
+    });
+  });
+
+  it('checks the custom prompt tier before the prompt', async () => {
+    const basic = await signUp(app);
+    await api.buyPlan(basic, 'price_basic');
+    const tier = { status: 403, message: messages.generation.customPromptsProOnly };
+    await refused(basic, '/api/generations/custom', { prompt: '   ' }, tier);
+    await refused(
+      basic,
+      '/api/bulk-jobs',
+      { kind: 'custom', userModelIds: [], prompt: '  ' },
+      { status: 403, message: messages.bulk.proOnly },
+    );
+  });
+
+  it('asks a bulk for a model, then a prompt, then the model presets are made with', async () => {
+    await refused(
+      pro,
+      '/api/bulk-jobs',
+      { kind: 'custom', userModelIds: [], prompt: '  ' },
+      { status: 400, message: messages.bulk.selectAtLeastOne },
+    );
+    await refused(
+      pro,
+      '/api/bulk-jobs',
+      { kind: 'custom', userModelIds: [proModel.id], prompt: '  ' },
+      { status: 400, message: messages.bulk.enterPrompt },
+    );
+    await refused(
+      pro,
+      '/api/bulk-jobs',
+      { kind: 'presets', presetIds: portraitPresets },
+      { status: 400, message: messages.bulk.chooseUserModel },
+    );
+  });
+});
+
+describe('a custom prompt across several models', () => {
+  /** Another of the Pro user's models, as the database holds it (trained, or still training). */
+  async function anotherModel(name: string, status: 'complete' | 'training') {
+    const db = app.deps.database.db;
+    const [trained] = await db.select().from(userModels).where(eq(userModels.id, proModel.id));
+    const id = randomUUID();
+    const [copy] = await db
+      .insert(userModels)
+      .values({
+        ...trained!,
+        id,
+        engineReference: `local-${id}`,
+        name,
+        status,
+        ...(status === 'complete' ? {} : { weights: null, completedAt: null }),
+      })
+      .returning();
+    return copy!;
+  }
+
+  async function customBulk(userModelIds: string[]) {
+    return api.call<{ bulkJob: BulkJob; queued: number; failures: number }>(
+      pro,
+      'POST',
+      '/api/bulk-jobs',
+      { kind: 'custom', userModelIds, prompt: 'An official portrait in studio light' },
+    );
+  }
+
+  it("makes one image per model, as one 'Custom Prompt Generation' job", async () => {
+    const second = await anotherModel('Me too', 'complete');
+    const before = await credits(pro);
+    const created = await customBulk([proModel.id, second.id]);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ queued: 2, failures: 0 });
+    expect(created.body.bulkJob.label).toBe('Custom Prompt Generation');
+    expect(await credits(pro)).toBe(before - 2);
+    const finished = await waitFor(
+      () =>
+        api.call<{ bulkJob: BulkJob; generations: Generation[] }>(
+          pro,
+          'GET',
+          `/api/bulk-jobs/${created.body.bulkJob.id}`,
+        ),
+      (response) => response.body.bulkJob.status !== 'processing',
+      90_000,
+    );
+    expect(finished.body.bulkJob).toMatchObject({ status: 'completed', completedImages: 2 });
+    expect(finished.body.generations.map((g) => [g.userModelId, g.promptText, g.status])).toEqual([
+      [proModel.id, 'An official portrait in studio light', 'complete'],
+      [second.id, 'An official portrait in studio light', 'complete'],
+    ]);
+  });
+
+  it('counts a model still training as a failure, unpaid', async () => {
+    const training = await anotherModel('Still training', 'training');
+    const before = await credits(pro);
+    const created = await customBulk([proModel.id, training.id]);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ queued: 1, failures: 1 });
+    // What the page then says (generation-rules.ts bulkQueuedMessage).
+    expect(messages.bulk.queuedWithFailures(created.body.queued, created.body.failures)).toBe(
+      'Queued 1 images for generation with 1 failures.',
+    );
+    expect(created.body.bulkJob.totalImages).toBe(1);
+    expect(await credits(pro)).toBe(before - 1);
+  });
+});
+
+describe('the generated list', () => {
+  it('comes 50 at a time, newest first, the next page read from nextCursor', async () => {
+    const db = app.deps.database.db;
+    // Made in one go, so they share a creation time: the cursor must still page through them.
+    const at = new Date();
+    await db.insert(generations).values(
+      Array.from({ length: lists.generationsPage + 10 }, (_, n) => ({
+        id: randomUUID(),
+        userId: pro.id,
+        userModelId: proModel.id,
+        userModelName: proModel.name,
+        presetId: portraitPresets[0]!,
+        modelName: `Paged ${n}`,
+        status: 'failed',
+        failureReason: 'test',
+        engine: 'local',
+        createdAt: at,
+      })),
+    );
+    const singles = await db
+      .select({ id: generations.id })
+      .from(generations)
+      .where(and(eq(generations.userId, pro.id), isNull(generations.bulkJobId)));
+
+    const first = await api.call<GenerationsPage>(pro, 'GET', '/api/generations');
+    expect(first.body.generations).toHaveLength(50);
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    const pages = [first.body];
+    for (let next = first.body.nextCursor; next;) {
+      const page = await api.call<GenerationsPage>(
+        pro,
+        'GET',
+        `/api/generations?cursor=${encodeURIComponent(next)}`,
+      );
+      expect(page.status).toBe(200);
+      pages.push(page.body);
+      next = page.body.nextCursor;
+    }
+    expect(pages).toHaveLength(Math.ceil(singles.length / 50));
+    const listed = pages.flatMap((page) => page.generations);
+    // Every single image once, newest first.
+    expect(listed.map((g) => g.id).sort()).toEqual(singles.map((row) => row.id).sort());
+    const times = listed.map((g) => Date.parse(g.createdAt));
+    expect(times).toEqual(times.toSorted((a, b) => b - a));
   });
 });

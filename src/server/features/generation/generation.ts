@@ -14,7 +14,7 @@ import { fileKeysOfModel } from './repository.ts';
 import { createGenerationService } from './service.ts';
 import { createGenerationWorker } from './worker.ts';
 
-/** Every five minutes, generations without an outcome for too long are failed and refunded. */
+/** Every five minutes, generations without news for too long are reconciled with the engine. */
 const sweepCron = '*/5 * * * *';
 
 /** Generation wired together: service (routes) and workers, around the configured engine. */

@@ -9,7 +9,7 @@ export const generateImageJob = defineJobType(
   { retryLimit: 3, retryDelaySeconds: 5, retryBackoff: true, expireInSeconds: 600 },
 );
 
-/** Fails and refunds generations with no outcome for too long (their jobs died). */
+/** Reconciles generations without news for too long (their workers died): collects or fails them. */
 export const sweepGenerationsJob = defineJobType('generation.sweep', z.object({}), {
   retryLimit: 1,
   retryDelaySeconds: 60,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -7,7 +8,16 @@ import type { Generation } from '../../../common/api/generation.ts';
 import type { UserModel } from '../../../common/api/studio.ts';
 import { messages } from '../../../common/messages.ts';
 import { photos as photoRules } from '../../../common/product.ts';
-import { categories, creditLedger, presets, userModels } from '../../db/schema/index.ts';
+import { replicateGenerationInput } from '../../adapters/engine/replicate-generation.ts';
+import {
+  categories,
+  creditLedger,
+  generations,
+  presets,
+  userModels,
+} from '../../db/schema/index.ts';
+import { spend } from '../billing/ledger.ts';
+import { generationReference } from './service.ts';
 import { startFakeReplicate, type FakeReplicate } from '../../../../tests/fakes/replicate-api.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
@@ -16,7 +26,8 @@ import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
 /**
  * Generation on a GPU service, through the whole app over real HTTP against the Replicate fake:
  * the image is copied into our storage at once, a flagged image is kept as blocked with no file,
- * a failure is refunded once, a transient error is retried.
+ * a failure is refunded once, a transient error is retried; a retry resumes the prediction already
+ * made, and the reconciler collects or cancels predictions whose worker is gone.
  */
 
 let fake: FakeReplicate;
@@ -57,6 +68,56 @@ async function ledger(generationId: string) {
       .from(creditLedger)
       .where(eq(creditLedger.reference, `generation:${generationId}`))
   ).map((row) => [row.reason, row.delta]);
+}
+
+const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
+
+function predictionsCreated() {
+  return fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/predictions').length;
+}
+
+/** A prediction started on the provider directly, as a worker that then died had started it. */
+async function startPrediction(): Promise<string> {
+  const response = await fetch(`${fake.baseUrl}/predictions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${fake.apiToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      version: fake.addVersion(),
+      input: { prompt: 'photo of TOK', ...replicateGenerationInput },
+    }),
+  });
+  return ((await response.json()) as { id: string }).id;
+}
+
+/**
+ * A paid generation as the database holds it when no worker holds its job: still waiting in the
+ * queue (heardAt null), or started and then silent since `heardAt` (its worker died).
+ */
+async function silentGeneration(values: {
+  engineReference: string | null;
+  heardAt: Date | null;
+  createdAt: Date;
+}): Promise<string> {
+  const id = randomUUID();
+  await app.deps.billing.ledger.transaction(async (tx) => {
+    await spend(tx, user.id, 1, 'generation', generationReference(id));
+    await tx.insert(generations).values({
+      id,
+      userId: user.id,
+      userModelId: model.id,
+      userModelName: model.name,
+      presetId: 'studio-headshot',
+      modelName: 'Studio Headshot',
+      engine: 'replicate',
+      ...values,
+    });
+  });
+  return id;
+}
+
+async function generationById(id: string) {
+  return (await api.call<{ generation: Generation }>(user, 'GET', `/api/generations/${id}`)).body
+    .generation;
 }
 
 beforeAll(async () => {
@@ -135,10 +196,10 @@ describe('generation with the Replicate engine', () => {
     expect(filtered).toMatchObject({ status: 'complete', hasNsfwContent: true, imageUrl: null });
   });
 
-  it('fails with the engine reason and refunds once', async () => {
+  it("fails with our words (the provider's stay in the log) and refunds once", async () => {
     fake.scriptPrediction({ outcome: 'fail', error: 'CUDA error: out of memory' });
     const failed = await generate();
-    expect(failed).toMatchObject({ status: 'failed', failureReason: 'CUDA error: out of memory' });
+    expect(failed).toMatchObject({ status: 'failed', failureReason: messages.generation.failed });
     expect(await ledger(failed.id)).toEqual([
       ['generation', -1],
       ['refund', 1],
@@ -162,5 +223,63 @@ describe('generation with the Replicate engine', () => {
     const done = await generate();
     expect(done.status).toBe('complete');
     expect(await ledger(done.id)).toEqual([['generation', -1]]);
+  });
+
+  it('resumes the prediction it created when its job is retried, instead of paying for a second one', async () => {
+    // The prediction succeeds, but its image fails to download (a 503): the job is retried.
+    fake.failNext({ match: /^GET \/delivery\//, status: 503 });
+    const before = predictionsCreated();
+    const done = await generate();
+    expect(done.status).toBe('complete');
+    expect(done.imageUrl).toMatch(/^\/api\/files\/users\//);
+    expect(predictionsCreated() - before).toBe(1);
+    expect(await ledger(done.id)).toEqual([['generation', -1]]);
+  });
+
+  it('never sweeps a generation still waiting its turn in the queue, however old', async () => {
+    const id = await silentGeneration({
+      engineReference: null,
+      heardAt: null,
+      createdAt: hoursAgo(5),
+    });
+    await app.deps.generation.worker.sweep();
+    expect((await generationById(id)).status).toBe('processing');
+    expect(await ledger(id)).toEqual([['generation', -1]]);
+  });
+
+  it('collects the image of a prediction whose worker died from the provider', async () => {
+    const prediction = await startPrediction();
+    const id = await silentGeneration({
+      engineReference: prediction,
+      heardAt: hoursAgo(1),
+      createdAt: hoursAgo(1),
+    });
+    await app.deps.generation.worker.sweep();
+    const done = await generationById(id);
+    expect(done).toMatchObject({ status: 'complete', hasNsfwContent: false });
+    const image = await app.app!.inject({ method: 'GET', url: done.imageUrl! });
+    expect((await sharp(image.rawPayload).metadata()).width).toBe(768);
+    expect(await ledger(id)).toEqual([['generation', -1]]);
+  });
+
+  it('cancels a prediction without news past the limit, and fails and refunds it once', async () => {
+    fake.scriptPrediction({ polls: Infinity });
+    const prediction = await startPrediction();
+    const id = await silentGeneration({
+      engineReference: prediction,
+      heardAt: hoursAgo(1),
+      createdAt: hoursAgo(1),
+    });
+    await app.deps.generation.worker.sweep();
+    expect(await generationById(id)).toMatchObject({
+      status: 'failed',
+      failureReason: messages.generation.timedOut,
+    });
+    expect(fake.prediction(prediction)?.status).toBe('canceled');
+    await app.deps.generation.worker.sweep();
+    expect(await ledger(id)).toEqual([
+      ['generation', -1],
+      ['refund', 1],
+    ]);
   });
 });

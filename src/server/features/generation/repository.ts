@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { bulkJobs, generations } from '../../db/schema/index.ts';
 
@@ -115,14 +115,16 @@ export async function deleteGeneration(tx: Executor, userId: string, id: string)
   await tx.delete(generations).where(and(eq(generations.userId, userId), eq(generations.id, id)));
 }
 
-/** Generations still processing that were created before `before` (no news for too long). */
-export async function staleGenerationIds(tx: Executor, before: Date): Promise<string[]> {
-  const rows = await tx
-    .select({ id: generations.id })
+/**
+ * Generations still processing whose job last started or heard from the engine before `before`
+ * (no news for too long). Those waiting their turn in the queue (never heard of) are not here.
+ */
+export async function quietGenerations(tx: Executor, before: Date): Promise<GenerationRow[]> {
+  return tx
+    .select()
     .from(generations)
-    .where(and(eq(generations.status, 'processing'), lt(generations.createdAt, before)))
+    .where(and(eq(generations.status, 'processing'), lt(generations.heardAt, before)))
     .limit(500);
-  return rows.map((row) => row.id);
 }
 
 export async function listBulkJobs(
@@ -150,12 +152,30 @@ export async function findBulkJob(
   return row;
 }
 
+/** A bulk job's images in the order they were selected. */
 export async function listBulkGenerations(tx: Executor, bulkJobId: string) {
   return tx
     .select()
     .from(generations)
     .where(eq(generations.bulkJobId, bulkJobId))
-    .orderBy(generations.createdAt, generations.id);
+    .orderBy(generations.bulkPosition, generations.id);
+}
+
+/**
+ * A bulk job's status and end for these counters: processing while images are left; once none
+ * is, failed when none was made, completed otherwise.
+ */
+function settledBulkJob(completed: SQL, failed: SQL, total: SQL) {
+  const pending = sql`${completed} + ${failed} < ${total}`;
+  return {
+    completedImages: completed,
+    failedImages: failed,
+    totalImages: total,
+    status: sql`case when ${pending} then 'processing'
+      when ${completed} = 0 and ${failed} > 0 then 'failed'
+      else 'completed' end`,
+    completedAt: sql`case when ${pending} then null else coalesce(${bulkJobs.completedAt}, now()) end`,
+  };
 }
 
 /** Counts one finished image of a bulk job; the job completes when none is left. */
@@ -168,17 +188,38 @@ export async function countBulkOutcome(
   const failed = outcome === 'failed' ? 1 : 0;
   const [row] = await tx
     .update(bulkJobs)
-    .set({
-      completedImages: sql`${bulkJobs.completedImages} + ${completed}`,
-      failedImages: sql`${bulkJobs.failedImages} + ${failed}`,
-      status: sql`case
-        when ${bulkJobs.completedImages} + ${completed} + ${bulkJobs.failedImages} + ${failed} < ${bulkJobs.totalImages} then 'processing'
-        when ${bulkJobs.completedImages} + ${completed} = 0 then 'failed'
-        else 'completed' end`,
-      completedAt: sql`case
-        when ${bulkJobs.completedImages} + ${completed} + ${bulkJobs.failedImages} + ${failed} < ${bulkJobs.totalImages} then null
-        else now() end`,
-    })
+    .set(
+      settledBulkJob(
+        sql`${bulkJobs.completedImages} + ${completed}`,
+        sql`${bulkJobs.failedImages} + ${failed}`,
+        sql`${bulkJobs.totalImages}`,
+      ),
+    )
+    .where(eq(bulkJobs.id, bulkJobId))
+    .returning();
+  return row;
+}
+
+/**
+ * Takes a deleted image out of its bulk job: one image fewer, and out of the counter its
+ * outcome was in (one still processing was in none), so the counts match the images left.
+ */
+export async function removeFromBulkJob(
+  tx: Executor,
+  bulkJobId: string,
+  status: string,
+): Promise<BulkJobRow | undefined> {
+  const completed = status === 'complete' ? 1 : 0;
+  const failed = status === 'failed' ? 1 : 0;
+  const [row] = await tx
+    .update(bulkJobs)
+    .set(
+      settledBulkJob(
+        sql`${bulkJobs.completedImages} - ${completed}`,
+        sql`${bulkJobs.failedImages} - ${failed}`,
+        sql`${bulkJobs.totalImages} - 1`,
+      ),
+    )
     .where(eq(bulkJobs.id, bulkJobId))
     .returning();
   return row;

@@ -21,7 +21,6 @@ import type { EventBus } from '../events/event-bus.ts';
 import type { ModelRow } from '../studio/repository.ts';
 import { generateImageJob } from './jobs.ts';
 import {
-  countBulkOutcome,
   deleteGeneration,
   findBulkJob,
   findGeneration,
@@ -30,6 +29,7 @@ import {
   listBulkGenerations,
   listBulkJobs,
   listSingleGenerations,
+  removeFromBulkJob,
   updateOwnGeneration,
   type BulkJobRow,
   type GenerationRow,
@@ -121,7 +121,8 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       .catch((error: unknown) => logger.warn({ err: error }, 'bulk job event not published'));
   }
 
-  async function publishCreated(rows: GenerationRow[]): Promise<void> {
+  /** Tells the user's open tabs (and other devices) that these generations changed. */
+  async function publishUpdated(rows: GenerationRow[]): Promise<void> {
     for (const row of rows) {
       await events
         .publish(row.userId, {
@@ -226,7 +227,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
           'generation',
         );
       });
-      await publishCreated([row!]);
+      await publishUpdated([row!]);
       return toGeneration(row!);
     },
 
@@ -262,7 +263,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
           'generation',
         );
       });
-      await publishCreated([row!]);
+      await publishUpdated([row!]);
       return toGeneration(row!);
     },
 
@@ -300,7 +301,11 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       } else {
         if (!request.userModelId) throw new AppError('BAD_REQUEST', messages.bulk.chooseUserModel);
         const model = (await readyModel(userId, request.userModelId))!;
-        const presets = await sources.enginePresets(selected);
+        // The catalog answers in its own order; the job keeps the order selected.
+        const found = new Map(
+          (await sources.enginePresets(selected)).map((preset) => [preset.id, preset]),
+        );
+        const presets = selected.flatMap((id) => found.get(id) ?? []);
         items = presets.map((preset) => ({
           userModelId: model.id,
           userModelName: model.name,
@@ -327,7 +332,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
         const rows = await accept(
           tx,
           userId,
-          items.map((item) => ({ ...item, bulkJobId: job.id })),
+          items.map((item, index) => ({ ...item, bulkJobId: job.id, bulkPosition: index })),
           'bulk_generation',
         );
         return { job, rows, failures: selected.length - items.length };
@@ -378,28 +383,31 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       const row = await findGeneration(db, userId, id);
       if (!row) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
       if (row.viewedAt) return toGeneration(row);
-      return toGeneration((await updateOwnGeneration(db, userId, id, { viewedAt: new Date() }))!);
+      const viewed = (await updateOwnGeneration(db, userId, id, { viewedAt: new Date() }))!;
+      await publishUpdated([viewed]);
+      return toGeneration(viewed);
     },
 
     async setFavourite(userId: string, id: string, favourite: boolean): Promise<Generation> {
       const row = await updateOwnGeneration(db, userId, id, { favourite });
       if (!row) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+      await publishUpdated([row]);
       return toGeneration(row);
     },
 
     /**
      * Deletes a generation and its files. One still being made is cancelled: its job finds
-     * nothing to do, and its bulk job counts it as failed so the job still finishes.
+     * nothing to do. Its bulk job then has one image fewer, so its counts match what is left
+     * (and a job still running still finishes).
      */
     async delete(userId: string, id: string): Promise<void> {
       const { row, job } = await db.transaction(async (tx) => {
         const found = await findGeneration(tx, userId, id);
         if (!found) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
         await deleteGeneration(tx, userId, id);
-        const counted =
-          found.bulkJobId && found.status === 'processing'
-            ? await countBulkOutcome(tx, found.bulkJobId, 'failed')
-            : undefined;
+        const counted = found.bulkJobId
+          ? await removeFromBulkJob(tx, found.bulkJobId, found.status)
+          : undefined;
         return { row: found, job: counted };
       });
       for (const key of [row.imageKey, row.thumbnailKey])

@@ -21,7 +21,7 @@ import {
   countBulkOutcome,
   findGenerationById,
   lockGenerationById,
-  staleGenerationIds,
+  quietGenerations,
   updateGeneration,
   type GenerationRow,
 } from './repository.ts';
@@ -39,10 +39,17 @@ export interface GenerationWorkerDeps {
     closestPreset(prompt: string): Promise<EnginePreset | undefined>;
   };
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
-  /** Generations with no outcome after this long are failed and refunded by the sweep. */
+  /**
+   * A generation whose job started or last heard from the engine this long ago is reconciled by
+   * the sweep: collected from the provider when it has ended there, otherwise canceled, failed
+   * and refunded.
+   */
   staleAfterMinutes: number;
   logger: FastifyBaseLogger;
 }
+
+/** How long the sweep waits for a provider to say how one job went (and to hand over its image). */
+const reconcileTimeoutMs = 60_000;
 
 type Ending = { status: 'complete'; image?: StoredResult } | { status: 'failed'; reason: string };
 
@@ -165,6 +172,59 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     return { prompt, preset };
   }
 
+  /** Notes news of the generation's job (or, with null, that it is back in the queue). */
+  async function heard(generationId: string, values: { engineReference?: string } = {}) {
+    await updateGeneration(db, generationId, { heardAt: new Date(), ...values });
+  }
+
+  /** Ends the generation as the engine's outcome says, storing the image of a success. */
+  async function conclude(row: GenerationRow, model: ModelRow, outcome: GenerationOutcome) {
+    if (outcome.status === 'failed') {
+      if (!outcome.reason)
+        logger.warn({ generationId: row.id, error: outcome.error }, 'engine failed the generation');
+      return end(
+        row.id,
+        { status: 'failed', reason: outcome.reason ?? messages.generation.failed },
+        { reference: outcome.reference },
+      );
+    }
+    if (outcome.status === 'blocked')
+      return end(row.id, { status: 'complete' }, { blocked: true, reference: outcome.reference });
+    const stored = await store(row, model, outcome.image.bytes);
+    const ended = await end(
+      row.id,
+      { status: 'complete', image: stored },
+      { reference: outcome.reference },
+    );
+    // Ended meanwhile (swept, deleted): the files are not anyone's.
+    if (!ended)
+      for (const key of [stored.imageKey, stored.thumbnailKey])
+        await storage.delete(key).catch(() => {});
+    return ended;
+  }
+
+  /**
+   * A generation without news for too long (its worker died): the provider is asked how its job
+   * went, and the generation ends as it did. A job still running, or one the provider (or our
+   * storage) cannot settle, is canceled there and the generation failed and refunded.
+   */
+  async function reconcile(row: GenerationRow): Promise<boolean> {
+    const reference = row.engineReference;
+    if (reference && engine.jobs) {
+      const model = await sources.modelById(row.userModelId);
+      try {
+        const outcome = model
+          ? await engine.jobs.check(reference, AbortSignal.timeout(reconcileTimeoutMs))
+          : undefined;
+        if (outcome && model) return await conclude(row, model, outcome);
+      } catch (error) {
+        logger.warn({ err: error, generationId: row.id }, 'engine could not say how a job went');
+      }
+      await engine.jobs.cancel(reference);
+    }
+    return end(row.id, { status: 'failed', reason: messages.generation.timedOut });
+  }
+
   return {
     async generate(generationId: string, job: { isLastAttempt: boolean; signal: AbortSignal }) {
       const row = await findGenerationById(db, generationId);
@@ -181,22 +241,28 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
           status: 'failed',
           reason: messages.catalog.modelNotFound,
         }));
+      await heard(generationId);
       let outcome: GenerationOutcome;
       try {
-        outcome = await engine.generate(
-          {
-            generationId,
-            userId: row.userId,
-            weights: model.weights,
-            triggerWord: model.triggerWord,
-            gender: model.gender as Gender,
-            prompt: request.prompt,
-            preset: request.preset
-              ? { id: request.preset.id, imageKey: request.preset.imageKey }
-              : null,
-          },
-          job.signal,
-        );
+        // An earlier attempt's provider job is resumed, never paid for twice.
+        outcome =
+          row.engineReference && engine.jobs
+            ? await engine.jobs.resume(row.engineReference, job.signal)
+            : await engine.generate(
+                {
+                  generationId,
+                  userId: row.userId,
+                  weights: model.weights,
+                  triggerWord: model.triggerWord,
+                  gender: model.gender as Gender,
+                  prompt: request.prompt,
+                  preset: request.preset
+                    ? { id: request.preset.id, imageKey: request.preset.imageKey }
+                    : null,
+                },
+                job.signal,
+                (reference) => heard(generationId, { engineReference: reference }),
+              );
       } catch (error) {
         const transient = !(error instanceof EngineError) || error.transient;
         logger.warn({ err: error, generationId }, 'engine call failed');
@@ -205,44 +271,29 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
           operation: 'generate',
           kind: transient ? 'transient' : 'final',
         });
-        if (transient && !job.isLastAttempt) throw error;
+        if (transient && !job.isLastAttempt) {
+          // Back in the queue: waiting there for its retry is not "no news".
+          await updateGeneration(db, generationId, { heardAt: null });
+          throw error;
+        }
+        // No attempt is left to collect the provider's job: it should stop billing.
+        const reference = (await findGenerationById(db, generationId))?.engineReference;
+        if (reference) await engine.jobs?.cancel(reference);
         // The provider's own words stay in the log; the user gets ours.
         return void (await end(generationId, {
           status: 'failed',
           reason: messages.generation.failed,
         }));
       }
-      if (outcome.status === 'failed')
-        return void (await end(
-          generationId,
-          { status: 'failed', reason: outcome.error || messages.common.unknownError },
-          { reference: outcome.reference },
-        ));
-      if (outcome.status === 'blocked')
-        return void (await end(
-          generationId,
-          { status: 'complete' },
-          { blocked: true, reference: outcome.reference },
-        ));
-      const stored = await store(row, model, outcome.image.bytes);
-      const ended = await end(
-        generationId,
-        { status: 'complete', image: stored },
-        { reference: outcome.reference },
-      );
-      // Ended meanwhile (swept, deleted): the files are not anyone's.
-      if (!ended)
-        for (const key of [stored.imageKey, stored.thumbnailKey])
-          await storage.delete(key).catch(() => {});
+      await conclude(row, model, outcome);
     },
 
-    /** Fails and refunds generations stuck without an outcome (their job was lost). */
+    /** Reconciles generations without news for too long (see `reconcile`). */
     async sweep(): Promise<number> {
       const before = new Date(Date.now() - deps.staleAfterMinutes * 60_000);
       let ended = 0;
-      for (const id of await staleGenerationIds(db, before))
-        if (await end(id, { status: 'failed', reason: messages.generation.timedOut })) ended += 1;
-      if (ended > 0) logger.warn({ ended }, 'stale generations failed and refunded');
+      for (const row of await quietGenerations(db, before)) if (await reconcile(row)) ended += 1;
+      if (ended > 0) logger.warn({ ended }, 'generations without news reconciled');
       return ended;
     },
   };

@@ -107,10 +107,11 @@ describe('generation events', () => {
     });
   });
 
-  it('makes the single list stale for a single generation, and the job for a bulk one', () => {
+  it('makes the single list stale for a single generation, and the job and favourites for a bulk one', () => {
     unregister = registerGenerationEventHandlers();
     const client = new QueryClient();
     client.setQueryData(generationQueryKeys.list('all'), { pages: [], pageParams: [] });
+    client.setQueryData(generationQueryKeys.list('favourites'), { pages: [], pageParams: [] });
     client.setQueryData(generationQueryKeys.bulkJob(job.id), { bulkJob: job, generations: [] });
 
     dispatchAppEvent(
@@ -121,6 +122,7 @@ describe('generation events', () => {
       client,
     );
     expect(client.getQueryState(generationQueryKeys.bulkJob(job.id))?.isInvalidated).toBe(true);
+    expect(client.getQueryState(generationQueryKeys.list('favourites'))?.isInvalidated).toBe(true);
     expect(client.getQueryState(generationQueryKeys.list('all'))?.isInvalidated).toBe(false);
 
     dispatchAppEvent(

@@ -240,6 +240,8 @@ export function registerGenerationEventHandlers(): () => void {
       if (id) void queryClient.invalidateQueries({ queryKey: generationQueryKeys.detail(id) });
       if (bulkJobId) {
         void queryClient.invalidateQueries({ queryKey: generationQueryKeys.bulkJob(bulkJobId) });
+        // Favourites include bulk images (a heart set in another tab, for one).
+        void queryClient.invalidateQueries({ queryKey: generationQueryKeys.list('favourites') });
       } else {
         void queryClient.invalidateQueries({ queryKey: generationQueryKeys.lists });
       }

@@ -184,7 +184,12 @@ describe('checkPresetBulk', () => {
       ok: false,
       message: 'Bulk generation is only available for Pro and Premium subscribers',
     });
-    expect(check({ subscription: { ...pro, active: false } }).ok).toBe(false);
+    // A Pro plan that lapsed is sent to renew it, not told about tiers.
+    expect(check({ subscription: { ...pro, active: false } })).toEqual({
+      ok: false,
+      message: 'You need an active subscription',
+      redirectTo: '/subscription',
+    });
     expect(check({ presetIds: [], userModelId: null })).toEqual({
       ok: false,
       message: 'Please select at least one model',

@@ -42,8 +42,22 @@ export function canCustom(subscription: SubscriptionLike | null | undefined): bo
   return canUseCustomPrompts(subscription?.tier);
 }
 
-export function canBulk(subscription: SubscriptionLike | null | undefined): boolean {
-  return hasActivePlan(subscription) && canUseBulk(subscription?.tier);
+/**
+ * What a plan that cannot start a bulk is told (spec §5, §8): below Pro, the tier message; a
+ * Pro-or-better plan that lapsed, that it needs an active subscription (and where to renew it).
+ * Null when the plan can start one.
+ */
+export function bulkPlanGate(
+  subscription: SubscriptionLike | null | undefined,
+): { kind: 'tier' | 'inactive'; message: string; redirectTo?: string } | null {
+  if (!canUseBulk(subscription?.tier)) return { kind: 'tier', message: messages.bulk.proOnly };
+  if (!hasActivePlan(subscription))
+    return {
+      kind: 'inactive',
+      message: messages.generation.needSubscription,
+      redirectTo: routes.subscription,
+    };
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -195,8 +209,8 @@ export type PresetBulkCheck =
   | { ok: false; message: string; redirectTo?: string };
 
 /**
- * The preset bulk checks (spec §5): a paid Pro-or-better plan, at least one preset selected, a
- * chosen user model; then, before spending anything, an active plan and one credit per preset.
+ * The preset bulk checks (spec §5): an active Pro-or-better plan, at least one preset selected,
+ * a chosen user model, one credit per preset.
  */
 export function checkPresetBulk({
   subscription,
@@ -207,7 +221,11 @@ export function checkPresetBulk({
   presetIds: readonly string[];
   userModelId: string | null;
 }): PresetBulkCheck {
-  if (!canBulk(subscription)) return { ok: false, message: messages.bulk.proOnly };
+  const gate = bulkPlanGate(subscription);
+  if (gate)
+    return gate.redirectTo
+      ? { ok: false, message: gate.message, redirectTo: gate.redirectTo }
+      : { ok: false, message: gate.message };
   if (presetIds.length === 0) return { ok: false, message: messages.bulk.selectAtLeastOne };
   if (!userModelId) return { ok: false, message: messages.bulk.chooseUserModel };
   if ((subscription?.credits ?? 0) < bulkCost(presetIds.length))

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Layers, Lock, X } from 'lucide-react';
-import { Link, useLocation, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { messages } from '../../../../common/messages.ts';
-import { canUseBulk, routes } from '../../../../common/product.ts';
+import { routes } from '../../../../common/product.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
@@ -13,6 +13,7 @@ import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSession } from '../../auth/session.ts';
 import { BulkGenerateDialog } from '../../generation/components/bulk-generate-dialog.tsx';
+import { bulkPlanGate } from '../../generation/generation-rules.ts';
 import { categoryQueryOptions, readCatalogLinkState } from '../catalog-api.ts';
 import { PresetCard, PresetCardSkeleton } from '../components/preset-card.tsx';
 
@@ -22,12 +23,13 @@ const gridClasses = 'grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4';
 /**
  * /category/{categoryId}: every preset of a category as a grid, with multi-select for Bulk
  * Generate. Bulk is a Pro, Premium and Enterprise feature (spec README resolution); others see
- * the gate with an upgrade link. An eligible user chooses the AI model in a dialog that shows
+ * the gate with an upgrade link, and a Pro plan that lapsed is told it needs an active one. An eligible user chooses the AI model in a dialog that shows
  * the cost and starts the whole selection as one bulk job.
  */
 export function CategoryPage() {
   const { categoryId = '' } = useParams();
   const location = useLocation();
+  const navigate = useNavigate();
   const { categoryName } = readCatalogLinkState(location.state);
   const query = useQuery(categoryQueryOptions(categoryId));
   const { subscription } = useSession();
@@ -37,7 +39,7 @@ export function CategoryPage() {
   const title = query.data?.category.displayName ?? categoryName ?? messages.pageTitles.category;
   usePageTitle(title);
 
-  const eligible = subscription?.active === true && canUseBulk(subscription.tier);
+  const gate = bulkPlanGate(subscription);
   const count = selected.size;
   // In the page's order, so the bulk job's images follow the grid.
   const selectedIds = (query.data?.presets ?? [])
@@ -53,8 +55,9 @@ export function CategoryPage() {
     });
 
   const bulkGenerate = () => {
-    if (!eligible) {
-      notify.error(messages.bulk.proOnly);
+    if (gate) {
+      notify.error(gate.message);
+      if (gate.redirectTo) void navigate(gate.redirectTo);
       return;
     }
     if (count === 0) {
@@ -84,7 +87,7 @@ export function CategoryPage() {
         </header>
       </div>
 
-      {eligible ? null : (
+      {gate ? (
         <div
           role="note"
           className="flex flex-col gap-3 rounded-card border border-accent-200 bg-accent-50/70 p-4 md:flex-row md:items-center md:justify-between md:p-5"
@@ -92,8 +95,12 @@ export function CategoryPage() {
           <div className="flex items-start gap-3">
             <Lock aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-accent-700" />
             <div className="flex flex-col gap-0.5">
-              <p className="font-semibold text-neutral-950">{text.bulkLockedTitle}</p>
-              <p className="text-sm text-neutral-700">{messages.bulk.proOnly}</p>
+              <p className="font-semibold text-neutral-950">
+                {gate.kind === 'tier' ? text.bulkLockedTitle : gate.message}
+              </p>
+              {gate.kind === 'tier' ? (
+                <p className="text-sm text-neutral-700">{gate.message}</p>
+              ) : null}
             </div>
           </div>
           <Button asChild size="sm" className="self-start md:self-auto">
@@ -102,7 +109,7 @@ export function CategoryPage() {
             </Link>
           </Button>
         </div>
-      )}
+      ) : null}
 
       {query.isPending ? (
         <div aria-busy="true" className={gridClasses}>
@@ -180,13 +187,13 @@ export function CategoryPage() {
             <Button
               size="sm"
               onClick={bulkGenerate}
-              disabled={eligible && count === 0}
-              aria-describedby={eligible ? undefined : 'bulk-gate'}
+              disabled={!gate && count === 0}
+              aria-describedby={gate ? 'bulk-gate' : undefined}
             >
-              {eligible ? (
-                <Layers aria-hidden="true" className="size-4" />
-              ) : (
+              {gate ? (
                 <Lock aria-hidden="true" className="size-4" />
+              ) : (
+                <Layers aria-hidden="true" className="size-4" />
               )}
               {text.bulkGenerate}
               {count > 0 ? (
@@ -195,11 +202,11 @@ export function CategoryPage() {
                 </span>
               ) : null}
             </Button>
-            {eligible ? null : (
+            {gate ? (
               <span id="bulk-gate" className="sr-only">
-                {messages.bulk.proOnly}
+                {gate.message}
               </span>
-            )}
+            ) : null}
           </div>
         </div>
       ) : null}

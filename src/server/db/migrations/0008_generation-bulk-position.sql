@@ -1,0 +1,1 @@
+ALTER TABLE "generations" ADD COLUMN "bulk_position" integer DEFAULT 0 NOT NULL;
