@@ -267,26 +267,88 @@ test('signed in, the plans and calls to action lead to the dashboard', async ({ 
   ).toHaveAttribute('href', '/dashboard');
 });
 
+/** The example cards wholly inside the carousel's row as it is scrolled now, by their names. */
+async function examplesInView(panel: Locator): Promise<string[]> {
+  return panel.evaluate((row) => {
+    const frame = row.getBoundingClientRect();
+    return [...row.querySelectorAll('[data-testid="example-card"]')].flatMap((card) => {
+      const box = card.getBoundingClientRect();
+      const inside = box.left >= frame.left - 1 && box.right <= frame.right + 1;
+      return inside ? [card.textContent ?? ''] : [];
+    });
+  });
+}
+
+/** The presets the landing API sends for the examples carousel's first category. */
+async function professionalLooks(page: Page): Promise<string[]> {
+  const response = await page.request.get('/api/catalog/landing');
+  const body = (await response.json()) as {
+    categories: { manualId: string; presets: { displayName: string }[] }[];
+  };
+  const looks = body.categories.find((category) => category.manualId === 'professional')!.presets;
+  return looks.map((preset) => preset.displayName);
+}
+
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test('the examples carousel shows 2 cards per view', async ({ page }) => {
+  test('the examples carousel shows 2 cards per view and scrolls to the rest', async ({ page }) => {
+    await page.clock.install();
     await page.goto('/');
-    const cards = section(page, 'Made with Likeness').getByTestId('example-card');
+    const looks = await professionalLooks(page);
+    expect(looks.length).toBeGreaterThan(4);
+    const examples = section(page, 'Made with Likeness');
+    const panel = examples.getByRole('tabpanel');
+    const cards = panel.getByTestId('example-card');
     await cards.first().scrollIntoViewIfNeeded();
-    await expect(cards.filter({ visible: true })).toHaveCount(2);
+    // Every look of the category is there, two at a time, none wider than 320 px.
+    await expect(cards).toHaveText(looks);
+    await expect.poll(() => examplesInView(panel)).toEqual(looks.slice(0, 2));
+    for (const card of await cards.all()) {
+      expect((await card.boundingBox())!.width).toBeLessThanOrEqual(320);
+    }
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
+
+    // The row scrolls by hand to the last looks, whole cards at a time (it snaps); a swipe does
+    // what the keyboard does here. Scrolling it stops the categories from taking turns.
+    await panel.focus();
+    for (let first = 1; first + 2 <= looks.length; first += 1) {
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => examplesInView(panel)).toEqual(looks.slice(first, first + 2));
+    }
+    await expect(examples.getByTestId('examples-progress')).toHaveCount(0);
+    await page.clock.runFor(20_000);
+    await expect(examples.getByRole('tab', { selected: true })).toHaveText('Professional');
   });
 });
 
-test('the examples carousel shows 4 cards per view at 1280 px', async ({ page }) => {
+test('the examples carousel shows 4 cards per view at 1280 px and scrolls by keyboard', async ({
+  page,
+}) => {
   await page.goto('/');
-  const cards = section(page, 'Made with Likeness').getByTestId('example-card');
+  const looks = await professionalLooks(page);
+  const examples = section(page, 'Made with Likeness');
+  const panel = examples.getByRole('tabpanel');
+  const cards = panel.getByTestId('example-card');
   await cards.first().scrollIntoViewIfNeeded();
-  await expect(cards.filter({ visible: true })).toHaveCount(4);
+  await expect(cards).toHaveText(looks);
+  await expect.poll(() => examplesInView(panel)).toEqual(looks.slice(0, 4));
+  for (const card of await cards.all()) {
+    expect((await card.boundingBox())!.width).toBeLessThanOrEqual(320);
+  }
+
+  // Tab from the selected category reaches the row.
+  await examples.getByRole('tab', { selected: true }).focus();
+  await page.keyboard.press('Tab');
+  await expect(panel).toBeFocused();
+  // Each Arrow Right moves the row on by one whole card, to the last ones.
+  for (let first = 1; first + 4 <= looks.length; first += 1) {
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => examplesInView(panel)).toEqual(looks.slice(first, first + 4));
+  }
 });
 
 test('with reduced motion the page holds still and shows final states', async ({ page }) => {
