@@ -194,6 +194,22 @@ test('an admin creates a category and a preset with a picture, and visitors see 
     await expect(section.getByRole('link', { name: presetName })).toBeVisible();
   });
 
+  await test.step('the landing page shows its tab and its picture', async () => {
+    await page.goto('/');
+    const showcase = page.getByRole('region', { name: 'Choose your style' });
+    await showcase.scrollIntoViewIfNeeded();
+    const tab = showcase.getByRole('tab', { name: new RegExp(categoryName) });
+    await expect(tab).toBeVisible();
+    await tab.click();
+    await expect(tab).toHaveAttribute('aria-selected', 'true');
+    const picture = showcase.getByRole('tabpanel').getByRole('img', { name: presetName });
+    await expect(picture).toBeVisible();
+    // The uploaded picture itself, really loaded, not an empty box.
+    await expect
+      .poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
+  });
+
   await test.step('deactivating the category hides it from visitors', async () => {
     await page.goto('/admin');
     await page.getByRole('button', { name: `Deactivate ${categoryName}` }).click();
@@ -201,6 +217,11 @@ test('an admin creates a category and a preset with a picture, and visitors see 
     const response = await page.request.get('/api/catalog/categories');
     const body = (await response.json()) as { categories: { manualId: string }[] };
     expect(body.categories.map((category) => category.manualId)).not.toContain(key);
+    await page.goto('/');
+    const showcase = page.getByRole('region', { name: 'Choose your style' });
+    await showcase.scrollIntoViewIfNeeded();
+    await expect(showcase.getByRole('tab', { name: /Fashion/ })).toBeVisible();
+    await expect(showcase.getByRole('tab', { name: new RegExp(categoryName) })).toHaveCount(0);
   });
 });
 
