@@ -80,8 +80,7 @@ test('every section of the landing page renders with the seeded pictures', async
   );
   await expect(showcase.getByRole('tabpanel').getByRole('img').first()).toBeVisible();
 
-  const scenario = section(page, 'Or describe any scenario');
-  await expect(scenario.getByText('Original', { exact: true })).toBeVisible();
+  await expect(section(page, 'Or describe any scenario')).toBeVisible();
 
   const possibilities = section(page, 'Endless Possibilities');
   for (const use of ['Professional headshots', 'Creative avatars', 'Social media']) {
@@ -99,6 +98,21 @@ test('every section of the landing page renders with the seeded pictures', async
   await expect(pricing.getByTestId('plan-pro')).toContainText('500 Credits / Month');
 
   await expect(section(page, 'Ready to see yourself in a new light?')).toBeVisible();
+
+  const demo = section(page, 'See it in action');
+  await expect(demo.getByText('Original', { exact: true })).toBeVisible();
+
+  // The sections come in the order the specification lists them, the prompt demo last.
+  await expect(main.locator('section h2').filter({ visible: true })).toHaveText([
+    'How It Works',
+    'Choose your style',
+    'Or describe any scenario',
+    'Endless Possibilities',
+    'Simple, transparent pricing',
+    'Ready to see yourself in a new light?',
+    'Made with Likeness',
+    'See it in action',
+  ]);
 
   // Every picture has alt text (the marquee's hidden copies say '' on purpose), and below the
   // hero they load lazily with a srcset the browser can choose from.
