@@ -144,6 +144,31 @@ test('an admin creates a category and a preset with a picture, and visitors see 
   });
 });
 
+test('an admin edits an example photo caption, and the photo guidelines show it', async ({
+  page,
+}) => {
+  const caption = `Even daylight, face the window ${randomBytes(3).toString('hex')}`;
+  await signIn(page, adminEmail);
+  await page.goto('/admin');
+  await page.getByRole('tab', { name: 'Example photos' }).click();
+  const firstEdit = page.getByRole('button', { name: /^Edit Caption: / }).first();
+  const before = ((await firstEdit.getAttribute('aria-label')) ?? '').replace('Edit Caption: ', '');
+  await firstEdit.click();
+  const field = page.getByLabel('Caption', { exact: true }).last();
+  await expect(field).toHaveValue(before);
+  await field.fill(caption);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('button', { name: `Edit Caption: ${caption}` })).toBeVisible();
+  await expect(page.getByText(before, { exact: true })).toHaveCount(0);
+
+  const response = await page.request.get('/api/catalog/example-photos');
+  const body = JSON.stringify(await response.json());
+  expect(body).toContain(caption);
+  expect(body).not.toContain(JSON.stringify(before));
+  await page.goto('/example-photos');
+  await expect(page.getByText(caption)).toBeVisible();
+});
+
 test('a non-admin and a visitor get the 404 page at /admin, and 404 from the admin API', async ({
   page,
 }) => {
