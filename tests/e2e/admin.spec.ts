@@ -1,113 +1,32 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, request, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { OwnServer, signInInBrowser as signIn } from './support/own-server.ts';
 
-// The operator's /admin page. Granting the admin role takes the command line
-// (`npm run admin -- grant <email>`), which opens the embedded database itself; PGlite allows one
-// process at a time, so it cannot run beside the shared e2e server. This file therefore runs its
-// own server on its own data directory: sign up, stop the server, grant, start it again.
-// Texts are written out (not imported from messages.ts): the tests check what a person reads.
+// The operator's /admin page, on a server of its own (granting the admin role needs the
+// database to itself; see OwnServer). Texts are written out (not imported from messages.ts):
+// the tests check what a person reads.
 
-const port = 3297;
-const origin = `http://127.0.0.1:${port}`;
-const dataDir = path.resolve(`.tmp/e2e-admin-${Date.now()}`);
-const password = 'studio-portrait-42';
+const server = new OwnServer('admin', 98);
+const dataDir = server.dataDir;
 const adminEmail = `admin-${randomBytes(4).toString('hex')}@example.com`;
 const userEmail = `user-${randomBytes(4).toString('hex')}@example.com`;
 // A licensed portrait the repository ships (assets/seed/LICENSES.md), so CI needs nothing else.
 const portrait = path.resolve('assets/seed/real-portraits/hopper.jpg');
 const screenshotDir = 'test-results/screenshots';
 
-let server: ChildProcess | undefined;
-
-async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      PUBLIC_URL: origin,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_DISABLED: 'true',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`The admin test server exited (${child.exitCode})`);
-    try {
-      if ((await fetch(`${origin}/readyz`)).ok) return child;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  child.kill('SIGTERM');
-  throw new Error('The admin test server did not start in time');
-}
-
-/** A clean stop, so PGlite releases the database for the command line. */
-async function stopServer(child: ChildProcess | undefined) {
-  if (!child || child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await once(child, 'exit');
-}
-
-async function signUp(email: string) {
-  const context = await request.newContext({ baseURL: origin });
-  const response = await context.post('/api/auth/sign-up/email', {
-    data: { email, password, name: 'Catalog Operator' },
-    headers: { origin },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  await context.dispose();
-}
-
-/** Signs the page's browser in through the API, as the login form would (cookie set). */
-async function signIn(page: Page, email: string) {
-  await page.goto('/terms');
-  const status = await page.evaluate(
-    async ({ address, secret }) => {
-      const response = await fetch('/api/auth/sign-in/email', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: address, password: secret }),
-      });
-      return response.status;
-    },
-    { address: email, secret: password },
-  );
-  expect(status).toBe(200);
-}
-
 test.describe.configure({ mode: 'serial' });
-test.use({ baseURL: origin });
+test.use({ baseURL: server.origin });
 
 test.beforeAll(async () => {
   test.setTimeout(600_000);
-  await mkdir(dataDir, { recursive: true });
-  server = await startServer();
-  await signUp(adminEmail);
-  await signUp(userEmail);
-  await stopServer(server);
-
-  const grant = spawnSync(
-    process.execPath,
-    ['node_modules/tsx/dist/cli.mjs', 'src/server/cli/admin.ts', 'grant', adminEmail],
-    { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, encoding: 'utf8' },
-  );
-  expect(grant.status, `${grant.stdout}\n${grant.stderr}`).toBe(0);
-  expect(grant.stdout).toContain(`${adminEmail} is now an admin.`);
-
-  server = await startServer();
+  await server.startWithAdmin(adminEmail);
+  await server.signUp(userEmail);
 });
 
 test.afterAll(async () => {
-  await stopServer(server);
+  await server.stop();
 });
 
 test('an admin creates a category and a preset with a picture, and visitors see it', async ({
@@ -194,6 +113,22 @@ test('an admin creates a category and a preset with a picture, and visitors see 
     await expect(section.getByRole('link', { name: presetName })).toBeVisible();
   });
 
+  await test.step('the landing page shows its tab and its picture', async () => {
+    await page.goto('/');
+    const showcase = page.getByRole('region', { name: 'Choose your style' });
+    await showcase.scrollIntoViewIfNeeded();
+    const tab = showcase.getByRole('tab', { name: new RegExp(categoryName) });
+    await expect(tab).toBeVisible();
+    await tab.click();
+    await expect(tab).toHaveAttribute('aria-selected', 'true');
+    const picture = showcase.getByRole('tabpanel').getByRole('img', { name: presetName });
+    await expect(picture).toBeVisible();
+    // The uploaded picture itself, really loaded, not an empty box.
+    await expect
+      .poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
+  });
+
   await test.step('deactivating the category hides it from visitors', async () => {
     await page.goto('/admin');
     await page.getByRole('button', { name: `Deactivate ${categoryName}` }).click();
@@ -201,7 +136,37 @@ test('an admin creates a category and a preset with a picture, and visitors see 
     const response = await page.request.get('/api/catalog/categories');
     const body = (await response.json()) as { categories: { manualId: string }[] };
     expect(body.categories.map((category) => category.manualId)).not.toContain(key);
+    await page.goto('/');
+    const showcase = page.getByRole('region', { name: 'Choose your style' });
+    await showcase.scrollIntoViewIfNeeded();
+    await expect(showcase.getByRole('tab', { name: /Fashion/ })).toBeVisible();
+    await expect(showcase.getByRole('tab', { name: new RegExp(categoryName) })).toHaveCount(0);
   });
+});
+
+test('an admin edits an example photo caption, and the photo guidelines show it', async ({
+  page,
+}) => {
+  const caption = `Even daylight, face the window ${randomBytes(3).toString('hex')}`;
+  await signIn(page, adminEmail);
+  await page.goto('/admin');
+  await page.getByRole('tab', { name: 'Example photos' }).click();
+  const firstEdit = page.getByRole('button', { name: /^Edit Caption: / }).first();
+  const before = ((await firstEdit.getAttribute('aria-label')) ?? '').replace('Edit Caption: ', '');
+  await firstEdit.click();
+  const field = page.getByLabel('Caption', { exact: true }).last();
+  await expect(field).toHaveValue(before);
+  await field.fill(caption);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('button', { name: `Edit Caption: ${caption}` })).toBeVisible();
+  await expect(page.getByText(before, { exact: true })).toHaveCount(0);
+
+  const response = await page.request.get('/api/catalog/example-photos');
+  const body = JSON.stringify(await response.json());
+  expect(body).toContain(caption);
+  expect(body).not.toContain(JSON.stringify(before));
+  await page.goto('/example-photos');
+  await expect(page.getByText(caption)).toBeVisible();
 });
 
 test('a non-admin and a visitor get the 404 page at /admin, and 404 from the admin API', async ({

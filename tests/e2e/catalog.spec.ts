@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
+import { OwnServer, signInInBrowser } from './support/own-server.ts';
 import { expectNoSeriousA11yViolations, screenshotDir, signUpInBrowser } from './support/people.ts';
 
 // The signed-in studio's presets: the dashboard's Presets tab, /category/{id} and /model/{id},
@@ -269,6 +270,103 @@ test('a failed catalog load says so and offers Try again', async ({ page }) => {
   fail = false;
   await page.getByRole('button', { name: 'Try again' }).click();
   await expect(categoryToggle(page, 'Professional')).toBeVisible();
+});
+
+test('a failed model load toasts its reason, on the dashboard and on a category page', async ({
+  page,
+}) => {
+  await signUpInBrowser(page);
+  const failure = (message: string) => ({
+    status: 500,
+    contentType: 'application/json',
+    body: JSON.stringify({ error: { code: 'INTERNAL', message } }),
+  });
+  await page.route('**/api/catalog/presets', (route) => route.fulfill(failure('Presets offline')));
+  await page.goto('/dashboard');
+  await expect(page.getByText('Failed to load models: Presets offline')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Something went wrong' })).toBeVisible();
+
+  await page.route('**/api/catalog/categories/classy', (route) =>
+    route.fulfill(failure('Classy offline')),
+  );
+  await page.goto('/category/classy');
+  await expect(page.getByText('Failed to load models: Classy offline')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Something went wrong' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+});
+
+test.describe('a catalog the operator has emptied', () => {
+  // Real empty states need real data: an operator changes the catalog through the admin API, on
+  // a server of this block's own so the shared seeded catalog stays as other tests expect it.
+  const server = new OwnServer('catalog-empty', 99);
+  const adminEmail = `operator-${Date.now()}@example.com`;
+  test.describe.configure({ mode: 'serial' });
+  test.use({ baseURL: server.origin });
+
+  test.beforeAll(async () => {
+    test.setTimeout(600_000);
+    await server.startWithAdmin(adminEmail);
+  });
+
+  test.afterAll(async () => {
+    await server.stop();
+  });
+
+  /** An admin API call from the signed-in page (same origin, so its Origin header passes). */
+  async function admin(page: Page, method: string, url: string, json?: unknown) {
+    const status = await page.evaluate(
+      async ({ method, url, json }) => {
+        const response = await fetch(url, {
+          method,
+          headers: json ? { 'content-type': 'application/json' } : {},
+          body: json ? JSON.stringify(json) : undefined,
+        });
+        return response.status;
+      },
+      { method, url, json },
+    );
+    expect(status, `${method} ${url}`).toBeLessThan(300);
+  }
+
+  test('a category without presets says so, and Add Model says it is coming', async ({ page }) => {
+    await signInInBrowser(page, adminEmail);
+    await admin(page, 'POST', '/api/admin/categories', {
+      manualId: 'seasonal',
+      displayName: 'Seasonal',
+    });
+    await page.goto('/dashboard');
+    const seasonal = categorySection(page, 'Seasonal');
+    await expect(
+      seasonal.getByRole('heading', { name: 'No models in this category' }),
+    ).toBeVisible();
+    await seasonal.getByRole('button', { name: 'Add Model' }).click();
+    await expect(page.getByText('Create model feature coming soon!')).toBeVisible();
+    // The seeded categories around it still show their presets.
+    await expect(categorySection(page, 'Fashion').getByRole('listitem')).toHaveCount(7);
+
+    await page.goto('/category/seasonal');
+    await expect(page.getByRole('heading', { name: 'No models in this category' })).toBeVisible();
+  });
+
+  test('with no categories the dashboard says so, and Refresh fetches them again', async ({
+    page,
+  }) => {
+    await signInInBrowser(page, adminEmail);
+    const response = await page.request.get('/api/admin/categories');
+    const { categories } = (await response.json()) as { categories: { manualId: string }[] };
+    for (const { manualId } of categories) {
+      await admin(page, 'PATCH', `/api/admin/categories/${manualId}`, { active: false });
+    }
+    await page.goto('/dashboard');
+    await expect(page.getByRole('heading', { name: 'No categories found' })).toBeVisible();
+    await expect(page.getByText('Start by creating some categories and models')).toBeVisible();
+
+    // The operator brings one back; Refresh shows it without reloading the page.
+    await admin(page, 'PATCH', '/api/admin/categories/professional', { active: true });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(categorySection(page, 'Professional').getByRole('listitem')).toHaveCount(7);
+    await expect(page.getByRole('heading', { name: 'No categories found' })).toHaveCount(0);
+  });
 });
 
 test('the dashboard passes an accessibility scan', async ({ page }) => {

@@ -10,6 +10,7 @@ import type {
 import { landingCarouselCategories, lists, quiz } from '../../../common/product.ts';
 import { quizImages } from '../../db/schema/catalog.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
+import { defaultQuizImages, sources } from './seed/default-content.ts';
 import { seedDefaultContent } from './seed/seed.ts';
 import { catalogFiles, expectImageServed, signUpAdmin } from './test-kit.ts';
 
@@ -92,6 +93,23 @@ describe('a fresh install starts with the default content', () => {
       expect(response.statusCode).toBe(200);
       expect(image.srcset).toContain(`${image.src} ${image.width}w`);
     }
+  });
+
+  it('never shows the person of the retouched "AI" pictures among the real ones', () => {
+    // Each person's photos live in a folder of their own (person-a/...); the official portraits
+    // are one person per file.
+    const person = (file: string) =>
+      file.startsWith('real-portraits/') ? file : file.split('/')[0];
+    const aiPeople = new Set(
+      defaultQuizImages.flatMap((image) =>
+        image.isAi ? [person(sources[image.recipe.source].file)] : [],
+      ),
+    );
+    const realPeople = defaultQuizImages.flatMap((image) =>
+      image.isAi ? [] : [person(image.file)],
+    );
+    expect(new Set(realPeople).size).toBe(quiz.realImageCount);
+    expect(realPeople.filter((someone) => aiPeople.has(someone))).toEqual([]);
   });
 });
 

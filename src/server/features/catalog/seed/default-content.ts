@@ -509,7 +509,8 @@ export type DefaultQuizImage =
  * The quiz: nine "AI-generated" pictures first, then seven real photos, as the specification
  * numbers them (the page shuffles). Honest note: the nine are not made by an AI model; they
  * are real selfies that we retouched with sharp into the over-smooth, over-lit look of
- * generated portraits. The seven real ones are photos used as they are (only resized).
+ * generated portraits. The seven real ones are photos used as they are (only resized), all of
+ * other people: a selfie of hers among the real ones would give the retouched ones away.
  */
 export const defaultQuizImages: DefaultQuizImage[] = [
   { isAi: true, recipe: { source: 'headbandWarm', look: 'quizStudioSmooth' } },
@@ -523,9 +524,9 @@ export const defaultQuizImages: DefaultQuizImage[] = [
   { isAi: true, recipe: { source: 'headbandWarm', look: 'quizBokehHeadshot', mirror: true } },
   { isAi: false, file: 'real-portraits/hopper.jpg' },
   { isAi: false, file: 'real-portraits/chu.jpg' },
-  { isAi: false, file: 'person-a/a-01.jpg' },
+  { isAi: false, file: 'real-portraits/beatty.jpg' },
   { isAi: false, file: 'real-portraits/clyburn.jpg' },
   { isAi: false, file: 'real-portraits/duckworth.jpg' },
-  { isAi: false, file: 'person-a/a-02.jpg' },
+  { isAi: false, file: 'real-portraits/garamendi.jpg' },
   { isAi: false, file: 'real-portraits/horsford.jpg' },
 ];

@@ -95,7 +95,18 @@ export function ExamplePhotosPanel() {
                   </Badge>
                   {photo.active ? null : <Badge>{text.inactive}</Badge>}
                 </div>
-                <p className="line-clamp-2 text-xs text-neutral-600">{photo.caption}</p>
+                <CaptionEditor
+                  photoId={photo.id}
+                  caption={photo.caption}
+                  disabled={busy !== null}
+                  onSave={(next) =>
+                    run(
+                      photo.id,
+                      () => adminApi.updateExamplePhoto(photo.id, { caption: next }),
+                      text.saved,
+                    )
+                  }
+                />
                 <div className="mt-auto flex items-center justify-between gap-1">
                   <MoveButtons
                     name={photo.caption || text.tabs.examplePhotos}
@@ -151,6 +162,70 @@ export function ExamplePhotosPanel() {
         </ul>
       </PanelState>
     </section>
+  );
+}
+
+/** An example photo's caption, with Edit to change it in place (Save or Cancel). */
+function CaptionEditor({
+  photoId,
+  caption,
+  disabled,
+  onSave,
+}: {
+  photoId: string;
+  caption: string;
+  disabled: boolean;
+  onSave: (caption: string) => Promise<unknown>;
+}) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const inputId = `caption-${photoId}`;
+
+  if (draft === null) {
+    return (
+      <div className="flex items-start justify-between gap-2">
+        <p className="line-clamp-2 text-xs text-neutral-600">{caption}</p>
+        <Button
+          variant="ghost"
+          size="sm"
+          className="h-7 shrink-0 px-2"
+          disabled={disabled}
+          aria-label={`${text.edit} ${text.caption}: ${caption}`}
+          onClick={() => setDraft(caption)}
+        >
+          {text.edit}
+        </Button>
+      </div>
+    );
+  }
+  return (
+    <form
+      className="flex flex-col gap-2"
+      onSubmit={(event) => {
+        event.preventDefault();
+        // A refused caption (the toast says why) stays open to be corrected.
+        void onSave(draft.trim()).then((saved) => {
+          if (saved !== undefined) setDraft(null);
+        });
+      }}
+    >
+      <FormField id={inputId} label={text.caption}>
+        <Input
+          id={inputId}
+          value={draft}
+          maxLength={catalog.captionMaxLength}
+          autoFocus
+          onChange={(event) => setDraft(event.target.value)}
+        />
+      </FormField>
+      <div className="flex justify-end gap-1">
+        <Button variant="ghost" size="sm" className="h-8 px-2" onClick={() => setDraft(null)}>
+          {messages.common.cancel}
+        </Button>
+        <Button type="submit" size="sm" className="h-8 px-3" loading={disabled}>
+          {text.save}
+        </Button>
+      </div>
+    </form>
   );
 }
 

@@ -17,7 +17,8 @@ import {
 } from '../catalog-api.ts';
 import { carouselPresets } from '../carousel-presets.ts';
 import { PresetCard, PresetCardSkeleton } from './preset-card.tsx';
-import { carouselItemClasses, PresetCarousel } from './preset-carousel.tsx';
+import { carouselItemClasses } from '../../../lib/carousel-layout.ts';
+import { PresetCarousel } from './preset-carousel.tsx';
 
 const text = messages.catalog;
 

@@ -3,13 +3,6 @@ import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { messages } from '../../../../common/messages.ts';
 import { cn } from '../../../lib/cn.ts';
 
-/**
- * Card widths of the carousel: 2 per view on phones, 4 from the 768 px breakpoint, never wider
- * than the specification's 320 px card. The gap (1rem) is subtracted so exactly that many fit.
- */
-export const carouselItemClasses =
-  'w-[calc((100%-1rem)/2)] max-w-80 shrink-0 snap-start md:w-[calc((100%-3rem)/4)]';
-
 export interface PresetCarouselProps {
   /** The category's name, for the scroll buttons' labels. */
   label: string;

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Layers, Lock, X } from 'lucide-react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
@@ -35,6 +35,14 @@ export function CategoryPage() {
   const { subscription } = useSession();
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [dialogOpen, setDialogOpen] = useState(false);
+
+  // The specification's toast for a failed model load (spec 01 §8), once per failure; an unknown
+  // category is not a failure and is said inline only.
+  const loadError = query.error;
+  const notFound = isApiError(loadError) && loadError.status === 404;
+  useEffect(() => {
+    if (loadError && !notFound) notify.error(text.loadModelsFailed(loadError.message));
+  }, [loadError, notFound]);
 
   const title = query.data?.category.displayName ?? categoryName ?? messages.pageTitles.category;
   usePageTitle(title);
@@ -121,31 +129,24 @@ export function CategoryPage() {
           ))}
         </div>
       ) : query.isError ? (
-        <EmptyState
-          title={
-            <span role="alert">
-              {isApiError(query.error) && query.error.status === 404
-                ? text.categoryNotFound
-                : text.somethingWentWrong}
-            </span>
-          }
-          description={
-            isApiError(query.error) && query.error.status === 404
-              ? undefined
-              : query.error.message || text.loadModelsFailedPlain
-          }
-          action={
-            isApiError(query.error) && query.error.status === 404 ? (
-              <Button asChild variant="outline">
-                <Link to={routes.dashboard}>{messages.common.goBack}</Link>
-              </Button>
-            ) : (
-              <Button variant="outline" onClick={() => void query.refetch()}>
-                {text.tryAgain}
-              </Button>
-            )
-          }
-        />
+        // The alert wraps the whole state: inside the heading it would leave the heading nameless.
+        <div role="alert">
+          <EmptyState
+            title={notFound ? text.categoryNotFound : text.somethingWentWrong}
+            description={notFound ? undefined : query.error.message || text.loadModelsFailedPlain}
+            action={
+              notFound ? (
+                <Button asChild variant="outline">
+                  <Link to={routes.dashboard}>{messages.common.goBack}</Link>
+                </Button>
+              ) : (
+                <Button variant="outline" onClick={() => void query.refetch()}>
+                  {text.tryAgain}
+                </Button>
+              )
+            }
+          />
+        </div>
       ) : query.data.presets.length === 0 ? (
         <EmptyState
           title={text.emptyCategory}

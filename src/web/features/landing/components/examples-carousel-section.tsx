@@ -3,6 +3,7 @@ import { landingMessages } from '../../../../common/messages/landing.ts';
 import { landingCarouselCategories, layout, timings } from '../../../../common/product.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { carouselItemClasses } from '../../../lib/carousel-layout.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useLandingCatalog } from '../lib/landing-api.ts';
 import { useAutoAdvance } from '../lib/use-auto-advance.ts';
@@ -13,14 +14,13 @@ import { CategoryTabs } from './category-tabs.tsx';
 import { SectionHeading } from './section-heading.tsx';
 import { belowTheFold } from '../lib/below-the-fold.ts';
 
-const { small, medium } = layout.cardsPerView;
-// Cards past the phone's count are hidden below the breakpoint (768 px, md).
-const cardSizes = `(min-width: ${layout.mobileBreakpointPx}px) 270px, 45vw`;
+const cardSizes = `(min-width: ${layout.mobileBreakpointPx}px) ${layout.presetCardWidthPx}px, 50vw`;
 
 /**
- * "Made with Likeness": five categories, one at a time, each with its best looks (2 cards per
- * view on phones, 4 from 768 px). It moves on every few seconds with a progress bar until the
- * visitor picks a category, after which it stays where they put it.
+ * "Made with Likeness": five categories, one at a time, each with all the looks the catalog sends
+ * (up to 8) in a row that snaps card by card, 2 per view on phones and 4 from 768 px. It moves on
+ * every few seconds with a progress bar until the visitor picks a category or scrolls a row,
+ * after which it stays where they put it.
  */
 export function ExamplesCarouselSection() {
   const { categories } = useLandingCatalog();
@@ -66,25 +66,28 @@ export function ExamplesCarouselSection() {
         )}
 
         <div
+          // A new key replays the fade (the carousel's transition between categories) and brings
+          // the row back to its first card.
+          key={slide?.id ?? 'loading'}
           id="examples-panel"
           role="tabpanel"
           aria-labelledby={slide ? `examples-tab-${slide.id}` : undefined}
-          className="w-full"
+          // The row scrolls, by touch, trackpad or (focused) arrow keys, to the category's other
+          // looks; scrolling it is a choice by hand, so the categories stop taking turns.
+          tabIndex={slide ? 0 : undefined}
+          onScroll={running ? () => select(index) : undefined}
+          className="w-full animate-fade-in snap-x snap-mandatory overflow-x-auto pb-3 [scrollbar-color:rgb(255_255_255/0.3)_transparent] [scrollbar-width:thin]"
+          style={{ animationDuration: `${timings.carousel.transitionMs}ms` }}
         >
-          <ul
-            // A new key replays the fade, the carousel's transition between categories.
-            key={slide?.id ?? 'loading'}
-            className="grid w-full animate-fade-in grid-cols-2 gap-3 md:grid-cols-4 md:gap-5"
-            style={{ animationDuration: `${timings.carousel.transitionMs}ms` }}
-          >
+          <ul className="flex gap-4">
             {slide
-              ? slide.presets.slice(0, medium).map((preset, cardIndex) => (
+              ? slide.presets.map((preset) => (
                   <li
                     key={preset.id}
                     data-testid="example-card"
                     className={cn(
+                      carouselItemClasses,
                       'relative overflow-hidden rounded-card bg-neutral-800',
-                      cardIndex >= small && 'max-md:hidden',
                     )}
                   >
                     <CatalogPhoto
@@ -97,8 +100,8 @@ export function ExamplesCarouselSection() {
                     </p>
                   </li>
                 ))
-              : Array.from({ length: medium }, (_, key) => (
-                  <li key={key} className={cn(key >= small && 'max-md:hidden')}>
+              : Array.from({ length: layout.cardsPerView.medium }, (_, key) => (
+                  <li key={key} className={carouselItemClasses}>
                     <Skeleton shape="card" className="aspect-[4/5] w-full bg-white/10" />
                   </li>
                 ))}

@@ -2,12 +2,15 @@ import { useEffect, useRef, useState } from 'react';
 import { CircleCheck, LoaderCircle } from 'lucide-react';
 import { landingMessages } from '../../../../common/messages/landing.ts';
 import { landing, timings } from '../../../../common/product.ts';
+import { Container } from '../../../components/ui/container.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { presetByKey, useGoodExamplePhotos, useLandingCatalog } from '../lib/landing-api.ts';
 import { useInView } from '../lib/use-in-view.ts';
 import { useReducedMotion } from '../lib/use-reduced-motion.ts';
+import { belowTheFold } from '../lib/below-the-fold.ts';
 import { CatalogPhoto } from './catalog-photo.tsx';
+import { SectionHeading } from './section-heading.tsx';
 
 const prompts = landing.demoPrompts;
 // The preset that pictures each example prompt (by key, in the prompts' order).
@@ -62,6 +65,21 @@ export function advanceDemo(
   }
 }
 const photoSizes = '(min-width: 768px) 260px, 44vw';
+
+/** The page's last section (spec 01 §2): a prompt becoming a photo, from the first character. */
+export function PromptDemoSection() {
+  return (
+    <section
+      aria-labelledby="prompt-demo-title"
+      className={cn('bg-neutral-50 py-16 md:py-24', belowTheFold)}
+    >
+      <Container size="sm" className="flex flex-col gap-10">
+        <SectionHeading id="prompt-demo-title" title={text.title} />
+        <PromptDemo />
+      </Container>
+    </section>
+  );
+}
 
 /**
  * The prompt demo: types an example prompt, pauses as if generating, reveals the picture,

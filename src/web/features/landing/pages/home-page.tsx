@@ -8,11 +8,13 @@ import { HowItWorksSection } from '../components/how-it-works-section.tsx';
 import { PossibilitiesSection } from '../components/possibilities-section.tsx';
 import { PresetShowcaseSection } from '../components/preset-showcase-section.tsx';
 import { PricingSection } from '../components/pricing-section.tsx';
+import { PromptDemoSection } from '../components/prompt-demo.tsx';
 
 /**
- * The landing page, in the order a visitor's questions come: what is it, how does it work, what
- * can I look like, can I ask for anything, what is it for, what have others made, what does it
- * cost, and the way in. Every section reads the same two cached catalog requests.
+ * The landing page, its sections in the specification's order (spec 01 §2): what is it, how
+ * does it work, what can I look like, can I ask for anything, what is it for, what does it cost,
+ * the way in, then what others have made and a prompt becoming a photo for those who read on.
+ * Every section reads the same two cached catalog requests.
  */
 export function HomePage() {
   usePageTitle(pageTitleMessages.home, { exact: true });
@@ -23,9 +25,10 @@ export function HomePage() {
       <PresetShowcaseSection />
       <CustomScenarioSection />
       <PossibilitiesSection />
-      <ExamplesCarouselSection />
       <PricingSection />
       <ClosingCtaSection />
+      <ExamplesCarouselSection />
+      <PromptDemoSection />
     </>
   );
 }
