@@ -1,11 +1,12 @@
 // `npm test`: checks, unit + API tests on PGlite, the same API tests on Postgres when
-// TEST_DATABASE_URL is set, then the browser tests in Chromium. Every stage runs; the exit code
+// TEST_DATABASE_URL is set, the browser tests in Chromium, then (with Postgres) every benchmark
+// once with small counts (figures to .tmp, not bench/results). Every stage runs; the exit code
 // and the closing "N passed, N failed" line cover them all.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 
-const only = process.argv[2]; // optional: check | api | postgres | e2e
+const only = process.argv[2]; // optional: check | api | postgres | e2e | bench
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
 // The failed tests by name, repeated at the very end: a CI log is often read from its tail.
@@ -151,6 +152,31 @@ if (wants('e2e')) {
     });
     countPlaywright('.tmp/playwright-results.json');
   }
+}
+
+if (wants('bench') && TEST_DATABASE_URL) {
+  // Every benchmark once with small counts, on the Postgres server the figures are taken on, so
+  // a change that breaks one is caught here and not on the day figures are wanted. The figures
+  // go to .tmp, never over bench/results.
+  const smoke = {
+    BENCH_RESULTS_DIR: '.tmp/bench-smoke',
+    BENCH_DATABASE_URL: TEST_DATABASE_URL,
+    BENCH_SECONDS: '1',
+    BENCH_BULKS: '2',
+    BENCH_EVENTS: '5',
+    BENCH_ROUNDS: '1',
+    LANDING_RUNS: '1',
+  };
+  for (const name of readdirSync('bench').filter((file) => file.endsWith('.ts'))) {
+    const ran = run(`benchmark smoke run: ${name}`, 'node', ['scripts/bench.mjs', name], smoke);
+    if (ran) totals.passed += 1;
+    else {
+      totals.failed += 1;
+      failedTests.push(`bench: bench/${name} failed in its smoke run (small counts)`);
+    }
+  }
+} else if (wants('bench')) {
+  console.log("\n(TEST_DATABASE_URL is not set: the benchmarks' smoke run is skipped)");
 }
 
 if (failedTests.length)

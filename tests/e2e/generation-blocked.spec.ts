@@ -1,11 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { startFakeReplicate, type FakeReplicate } from '../fakes/replicate-api.ts';
-import { e2ePort } from './support/e2e-server.ts';
+import { OwnServer } from './support/own-server.ts';
 import { signUpInBrowser } from './support/people.ts';
 import {
   generateImageThroughApi,
@@ -21,55 +18,22 @@ import {
 // - more images than a page (flagged ones: the fake makes them at once): Load more.
 // Texts are written out (not imported from messages.ts): the tests check what a person reads.
 
-const port = e2ePort + 1;
-const origin = `http://127.0.0.1:${port}`;
-const dataDir = path.resolve(`.tmp/e2e-blocked-${Date.now()}`);
-
 let fake: FakeReplicate;
-let server: ChildProcess | undefined;
+const server = new OwnServer('blocked', 1);
 let context: BrowserContext;
 let page: Page;
 let modelId: string;
 
-async function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: {
-      ...process.env,
-      ...fake.env,
-      PORT: String(port),
-      PUBLIC_URL: origin,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_DISABLED: 'true',
-      TRAINING_POLL_SECONDS: '1',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`The test server exited (${child.exitCode})`);
-    try {
-      if ((await fetch(`${origin}/readyz`)).ok) return child;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-  }
-  child.kill('SIGTERM');
-  throw new Error('The test server did not start in time');
-}
-
-test.use({ baseURL: origin });
+test.use({ baseURL: server.origin });
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(600_000);
-  await mkdir(dataDir, { recursive: true });
   fake = await startFakeReplicate();
-  server = await startServer();
+  await server.start({ ...fake.env, TRAINING_POLL_SECONDS: '1' });
   // One person for the whole file, with a model trained on "Replicate".
-  context = await browser.newContext({ baseURL: origin });
+  context = await browser.newContext({ baseURL: server.origin });
   page = await context.newPage();
   await signUpInBrowser(page, 'gpu');
   await subscribeThroughApi(page, 'price_pro');
@@ -82,10 +46,7 @@ test.beforeAll(async ({ browser }) => {
 
 test.afterAll(async () => {
   await context?.close();
-  if (server && server.exitCode === null) {
-    server.kill('SIGTERM');
-    await once(server, 'exit');
-  }
+  await server.stop();
   await fake?.close();
 });
 
@@ -135,7 +96,7 @@ test('a flagged image shows the safety placeholder and the Content Notice, and c
       thumbnailUrl: null,
       downloadUrl: null,
     });
-    const folder = path.join(dataDir, 'storage', 'users', userId, 'generations');
+    const folder = path.join(server.dataDir, 'storage', 'users', userId, 'generations');
     const stored = existsSync(folder) ? readdirSync(folder) : [];
     expect(stored.filter((file) => file.startsWith(generationId))).toEqual([]);
     // Where its image would be, even the owner finds nothing.

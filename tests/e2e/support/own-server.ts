@@ -7,7 +7,8 @@ import { e2ePort } from './e2e-server.ts';
 import { password } from './people.ts';
 
 /**
- * A server of the test's own, on its own data directory, for tests that need an operator.
+ * A server of the test's own, on its own data directory, for tests that need an operator or a
+ * configuration of their own (an engine pointed at a provider's fake).
  * Granting the admin role takes the command line (`npm run admin -- grant <email>`), which opens
  * the embedded database itself; PGlite allows one process at a time, so it cannot run beside the
  * shared e2e server: sign up, stop the server, grant, start it again.
@@ -23,7 +24,8 @@ export class OwnServer {
     this.dataDir = path.resolve(`.tmp/e2e-${name}-${Date.now()}`);
   }
 
-  async start() {
+  /** `env` adds to or overrides the server's environment (an engine and its fake, say). */
+  async start(env: Record<string, string> = {}) {
     await mkdir(this.dataDir, { recursive: true });
     const child = spawn(process.execPath, ['scripts/start.mjs'], {
       env: {
@@ -33,6 +35,7 @@ export class OwnServer {
         DATA_DIR: this.dataDir,
         LOG_LEVEL: 'warn',
         RATE_LIMIT_DISABLED: 'true',
+        ...env,
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
