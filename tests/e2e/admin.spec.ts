@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { OwnServer, signInInBrowser as signIn } from './support/own-server.ts';
+import { OwnServer } from './support/own-server.ts';
+import { signInInBrowser as signIn } from './support/people.ts';
 
 // The operator's /admin page, on a server of its own (granting the admin role needs the
 // database to itself; see OwnServer). Texts are written out (not imported from messages.ts):

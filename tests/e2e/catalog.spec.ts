@@ -1,7 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { OwnServer, signInInBrowser } from './support/own-server.ts';
-import { expectNoSeriousA11yViolations, screenshotDir, signUpInBrowser } from './support/people.ts';
+import { OwnServer } from './support/own-server.ts';
+import {
+  expectNoSeriousA11yViolations,
+  screenshotDir,
+  signInInBrowser,
+  signUpInBrowser,
+} from './support/people.ts';
 
 // The signed-in studio's presets: the dashboard's Presets tab, /category/{id} and /model/{id},
 // against the default catalog the server seeds at start (five categories, seven presets each).

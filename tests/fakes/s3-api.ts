@@ -62,6 +62,8 @@ export interface FakeS3 {
   url: string;
   region: string;
   calls: S3Call[];
+  /** The environment that points the app's S3 storage at one of this fake's buckets. */
+  appEnv(bucket: string): Record<string, string>;
   /** A bucket's objects by key (read and seed them directly). */
   bucket(name: string): Map<string, StoredObject>;
   /** Seeds an object without a request. */
@@ -654,6 +656,16 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
     url: `http://127.0.0.1:${port}`,
     region,
     calls,
+    appEnv(bucket) {
+      return {
+        STORAGE: 's3',
+        S3_BUCKET: bucket,
+        S3_ENDPOINT: `http://127.0.0.1:${port}`,
+        S3_FORCE_PATH_STYLE: 'true',
+        S3_ACCESS_KEY_ID: options.accessKeyId,
+        S3_SECRET_ACCESS_KEY: options.secretAccessKey,
+      };
+    },
     bucket(name) {
       const objects = buckets.get(name);
       if (!objects) throw new Error(`no bucket ${name} in the fake`);

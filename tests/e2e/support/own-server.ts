@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { expect, request, type Page } from '@playwright/test';
+import { expect, request } from '@playwright/test';
 import { e2ePort } from './e2e-server.ts';
 import { password } from './people.ts';
 
@@ -86,21 +86,4 @@ export class OwnServer {
     expect(grant.stdout).toContain(`${email} is now an admin.`);
     await this.start();
   }
-}
-
-/** Signs the page's browser in through the API, as the login form would (cookie set). */
-export async function signInInBrowser(page: Page, email: string) {
-  await page.goto('/terms');
-  const status = await page.evaluate(
-    async ({ address, secret }) => {
-      const response = await fetch('/api/auth/sign-in/email', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: address, password: secret }),
-      });
-      return response.status;
-    },
-    { address: email, secret: password },
-  );
-  expect(status).toBe(200);
 }

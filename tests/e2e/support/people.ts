@@ -18,23 +18,35 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
 }
 
-/** Signs the page's browser up through the API, as the sign-up form would (cookie set). */
-export async function signUpInBrowser(page: Page, prefix = 'browser'): Promise<string> {
+/** Posts credentials from the page, as the auth forms do, so the browser gets the cookie. */
+async function postCredentials(page: Page, endpoint: string, email: string): Promise<void> {
   if (page.url() === 'about:blank') await page.goto('/terms');
-  const email = uniqueEmail(prefix);
   const status = await page.evaluate(
-    async ({ address, secret }) => {
-      const response = await fetch('/api/auth/sign-up/email', {
+    async ({ url, address, secret }) => {
+      const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ email: address, password: secret }),
       });
       return response.status;
     },
-    { address: email, secret: password },
+    { url: endpoint, address: email, secret: password },
   );
   expect(status).toBe(200);
+}
+
+/** Signs the page's browser up through the API, as the sign-up form would (cookie set). */
+export async function signUpInBrowser(page: Page, prefix = 'browser'): Promise<string> {
+  const email = uniqueEmail(prefix);
+  await postCredentials(page, '/api/auth/sign-up/email', email);
   return email;
+}
+
+/** Signs the page's browser in through the API, as the login form would (cookie set). */
+export async function signInInBrowser(page: Page, email: string): Promise<void> {
+  // On the test's own origin, whatever the page showed before.
+  await page.goto('/terms');
+  await postCredentials(page, '/api/auth/sign-in/email', email);
 }
 
 export async function expectNoSeriousA11yViolations(page: Page) {

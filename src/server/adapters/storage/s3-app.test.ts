@@ -15,16 +15,7 @@ let app: TestApp;
 beforeAll(async () => {
   const credentials = { accessKeyId: 'AKIDAPPTEST', secretAccessKey: 'app-test-secret' };
   fake = await startFakeS3({ ...credentials, buckets: [bucket] });
-  app = await createTestApp({
-    env: {
-      STORAGE: 's3',
-      S3_BUCKET: bucket,
-      S3_ENDPOINT: fake.url,
-      S3_FORCE_PATH_STYLE: 'true',
-      S3_ACCESS_KEY_ID: credentials.accessKeyId,
-      S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-    },
-  });
+  app = await createTestApp({ env: fake.appEnv(bucket) });
 });
 afterAll(async () => {
   await app?.stop();

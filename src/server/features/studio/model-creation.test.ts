@@ -477,12 +477,7 @@ describe('on a bucket that refuses to store', () => {
     s3 = await startFakeS3({ ...credentials, buckets: [bucket] });
     bucketApp = await createTestApp({
       env: {
-        STORAGE: 's3',
-        S3_BUCKET: bucket,
-        S3_ENDPOINT: s3.url,
-        S3_FORCE_PATH_STYLE: 'true',
-        S3_ACCESS_KEY_ID: credentials.accessKeyId,
-        S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+        ...s3.appEnv(bucket),
         // The start job's retries come quickly: their waits are not what is tested.
         JOB_RETRY_DELAY_FACTOR: '0.05',
       },

@@ -315,12 +315,7 @@ describe('try-on on a bucket that refuses the upload', () => {
     s3 = await startFakeS3({ ...credentials, buckets: [bucket] });
     bucketApp = await createTestApp({
       env: {
-        STORAGE: 's3',
-        S3_BUCKET: bucket,
-        S3_ENDPOINT: s3.url,
-        S3_FORCE_PATH_STYLE: 'true',
-        S3_ACCESS_KEY_ID: credentials.accessKeyId,
-        S3_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+        ...s3.appEnv(bucket),
       },
     });
     user = await signUp(bucketApp);
