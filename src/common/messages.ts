@@ -6,6 +6,7 @@
 import {
   auth as authLimits,
   brand,
+  catalog,
   contact as contactDetails,
   costs,
   formatUsd,
@@ -41,6 +42,7 @@ function waitDuration(seconds: number): string {
 }
 
 const acceptedTypes = listWithOr(photos.acceptedTypeNames);
+const catalogImageTypes = listWithOr(catalog.acceptedTypeNames);
 const maxMb = `${photos.maxUploadMegabytes} MB`;
 
 const insufficientCreditsTitle = 'Insufficient Credits';
@@ -601,8 +603,6 @@ export const messages = {
     backToGuidelines: 'Photo guidelines',
     stillValidating: 'Some photos are still being checked. Please wait a moment.',
     photoNotFound: 'Photo not found',
-    heicUnsupported:
-      'HEIC photos are not supported yet. Please export the photo as JPEG and upload it again.',
     notMultipart: 'Send the photo as multipart/form-data in a field named "file".',
     oneFileOnly: 'Send one photo at a time.',
     fileMissing: 'Choose a photo to upload.',
@@ -811,7 +811,7 @@ export const messages = {
     uploadNotMultipart: 'Send the image as multipart/form-data in a field named "file".',
     uploadMalformed: 'The upload was incomplete or malformed. Please try again.',
     uploadTooLarge: `File is larger than ${maxMb}`,
-    uploadUnsupportedType: `Not a supported image type (${acceptedTypes})`,
+    uploadUnsupportedType: `Not a supported image type (${catalogImageTypes})`,
     uploadUnreadable: 'The image could not be read',
     uploadTooManyPixels: 'Image dimensions are too large',
     uploadTooSmall: (minSide: number) =>
@@ -1190,7 +1190,7 @@ export const messages = {
     noImage: 'No picture yet',
     uploading: (name: string) => `Uploading ${name}`,
     uploaded: 'Picture uploaded',
-    uploadHint: `${acceptedTypes}, up to ${maxMb}, at least 320 px on each side.`,
+    uploadHint: `${catalogImageTypes}, up to ${maxMb}, at least 320 px on each side.`,
     noCategories: 'No categories yet',
     noPresets: 'No presets in this category yet',
     good: 'Good',

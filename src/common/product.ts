@@ -442,10 +442,10 @@ export const photos = {
   // Decoding is refused above this, so a small file cannot expand into a huge bitmap. A 48 MP
   // phone photo (8064 x 6048) still fits.
   maxPixels: 50_000_000,
-  // HEIC is not listed: the prebuilt sharp decodes HEIF only as AVIF, so a HEIC photo could not
-  // be validated.
-  acceptedMimeTypes: ['image/jpeg', 'image/png', 'image/webp'],
-  acceptedTypeNames: ['JPEG', 'PNG', 'WebP'],
+  // HEIC is what iPhones take: the server converts it (sharp's prebuilt libvips cannot decode
+  // HEVC, so a WebAssembly build of libheif does).
+  acceptedMimeTypes: ['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif'],
+  acceptedTypeNames: ['JPEG', 'PNG', 'WebP', 'HEIC'],
 } as const;
 
 export const tryOn = {
@@ -537,7 +537,9 @@ export const catalog = {
   maxUploadBytes: photos.maxUploadBytes,
   maxUploadMegabytes: photos.maxUploadMegabytes,
   maxPixels: photos.maxPixels,
-  acceptedMimeTypes: photos.acceptedMimeTypes,
+  // Pictures the site shows as they are sent: the web's own formats.
+  acceptedMimeTypes: ['image/jpeg', 'image/png', 'image/webp'],
+  acceptedTypeNames: ['JPEG', 'PNG', 'WebP'],
   // Not in the specification: bounds for what an operator types.
   manualIdMaxLength: 64,
   displayNameMaxLength: 80,

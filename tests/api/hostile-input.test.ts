@@ -101,7 +101,6 @@ const bad = {
   notAnImage: () => fixture('not-an-image.jpg'),
   bomb: () => fixture('bomb.png'),
   svg: () => fixture('svg-with-script.svg'),
-  heic: () => fixture('selfie.heic'),
   huge: overTenMegabyteJpeg,
 };
 const portrait = () => readFileSync(photoFixtures.personA(2));
@@ -1080,7 +1079,6 @@ const badFiles: [string, () => Buffer, number, string][] = [
   ['text named .jpg', bad.notAnImage, 415, reasons.unsupportedType],
   ['a decompression bomb', bad.bomb, 400, reasons.dimensionsTooLarge],
   ['an SVG with a script', bad.svg, 415, reasons.unsupportedType],
-  ['a HEIC photo', bad.heic, 415, messages.upload.heicUnsupported],
   ['a file over 10 MB', bad.huge, 413, reasons.fileTooLarge],
 ];
 

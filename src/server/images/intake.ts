@@ -5,7 +5,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import sharp, { type Metadata } from 'sharp';
+import { readFile } from 'node:fs/promises';
+import decodeHeic from 'heic-decode';
+import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import { messages } from '../../common/messages.ts';
 import { photos } from '../../common/product.ts';
 import { AppError } from '../http/app-error.ts';
@@ -164,11 +166,12 @@ export async function normalizePhoto(
   } catch {
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.validation.reasons.unsupportedType);
   }
-  if (metadata.format === 'heif')
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.upload.heicUnsupported);
-  if (!metadata.format || !acceptedFormats.has(metadata.format))
+  // HEIF holds HEVC (an iPhone's HEIC) or AV1 (AVIF); sharp decodes the second itself.
+  const heic = metadata.format === 'heif' && metadata.compression === 'hevc';
+  if (!heic && (!metadata.format || !acceptedFormats.has(metadata.format)))
     throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.validation.reasons.unsupportedType);
-  const sideways = (metadata.orientation ?? 1) >= 5;
+  // libheif turns a HEIC upright as it decodes, so only other formats go by the EXIF tag.
+  const sideways = !heic && (metadata.orientation ?? 1) >= 5;
   const width = (sideways ? metadata.height : metadata.width) ?? 0;
   const height = (sideways ? metadata.width : metadata.height) ?? 0;
   if (!width || !height) throw new AppError('BAD_REQUEST', messages.validation.reasons.unreadable);
@@ -178,9 +181,11 @@ export async function normalizePhoto(
   const release = await decodeSlots.acquire();
   try {
     const scale = Math.min(1, maxStoredShortSide / Math.min(width, height));
-    const { data: jpeg, info } = await sharp(file, {
+    const source = heic ? await decodeHeicFile(file) : { input: file, options: {} };
+    const { data: jpeg, info } = await sharp(source.input, {
       limitInputPixels: photos.maxPixels,
       failOn: 'error',
+      ...source.options,
     })
       .rotate()
       .resize({
@@ -205,4 +210,13 @@ export async function normalizePhoto(
   } finally {
     release();
   }
+}
+
+/** Decodes a HEIC (HEVC) photo to raw RGBA pixels for sharp. */
+async function decodeHeicFile(file: string): Promise<{ input: Buffer; options: SharpOptions }> {
+  const image = await decodeHeic({ buffer: await readFile(file) });
+  return {
+    input: Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength),
+    options: { raw: { width: image.width, height: image.height, channels: 4 } },
+  };
 }

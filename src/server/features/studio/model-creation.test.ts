@@ -167,12 +167,6 @@ describe('bad files', () => {
       415,
       messages.validation.reasons.unsupportedType,
     ],
-    [
-      'a HEIC photo',
-      () => readFileSync(photoFixtures.badFile('selfie.heic')),
-      415,
-      messages.upload.heicUnsupported,
-    ],
   ];
 
   it.each(cases)(
@@ -199,6 +193,24 @@ describe('bad files', () => {
       headers: { origin: app.origin },
     });
     expect(anonymous.statusCode).toBe(401);
+  });
+
+  it("converts a HEIC photo (an iPhone's) to an upright JPEG and validates it", async () => {
+    const heicUser = await signUp(app);
+    const { status, body } = await api.upload(
+      heicUser,
+      photoFixtures.badFile('selfie.heic'),
+      'IMG_0001.HEIC',
+    );
+    expect(status).toBe(201);
+    expect(body.photo).toMatchObject({ width: 900, height: 1200 });
+    const stored = userFiles(heicUser, 'training-images').find((file) => file.endsWith('.jpg'))!;
+    const meta = await sharp(
+      path.join(app.config.storage.localDir, 'users', heicUser.id, 'training-images', stored),
+    ).metadata();
+    expect(meta).toMatchObject({ format: 'jpeg', width: 900, height: 1200 });
+    const settled = await api.settledDraft(heicUser);
+    expect(settled.counts).toMatchObject({ passed: 1, failed: 0 });
   });
 
   it('strips metadata and turns an EXIF-rotated photo upright', async () => {

@@ -44,6 +44,34 @@ export async function updateDraft(
   return row!;
 }
 
+/**
+ * Puts the user's draft back as `previous` read it, updated_at included (removed again if there
+ * was none and nothing else was chosen since): a refused upload leaves nothing changed.
+ */
+export async function restoreDraft(
+  tx: Executor,
+  userId: string,
+  previous: DraftRow | undefined,
+): Promise<void> {
+  if (previous) {
+    await tx
+      .update(studioDrafts)
+      .set({ trainingStatus: previous.trainingStatus, updatedAt: previous.updatedAt })
+      .where(eq(studioDrafts.userId, userId));
+    return;
+  }
+  await tx
+    .delete(studioDrafts)
+    .where(
+      and(
+        eq(studioDrafts.userId, userId),
+        isNull(studioDrafts.gender),
+        eq(studioDrafts.name, ''),
+        eq(studioDrafts.keepTrainingPhotos, false),
+      ),
+    );
+}
+
 export async function setTrainingStatus(
   tx: Executor,
   userId: string,

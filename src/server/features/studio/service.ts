@@ -37,6 +37,7 @@ import {
   deletePhoto,
   findDraft,
   findDraftPhoto,
+  restoreDraft,
   findModel,
   findModelById,
   insertModel,
@@ -185,6 +186,7 @@ export function createStudioService(deps: StudioServiceDeps) {
       const id = randomUUID();
       const storageKeyOf = userStorageKey(userId, 'training-images', `${id}.jpg`);
       const thumbnailKey = userStorageKey(userId, 'training-images', `${id}-thumb.webp`);
+      const before = await findDraft(db, userId);
       try {
         // The specification's UPLOADING: from when the upload starts until it is recorded for
         // validation (VALIDATING), or refused (back to what the photos say).
@@ -224,13 +226,8 @@ export function createStudioService(deps: StudioServiceDeps) {
         await Promise.all(
           [storageKeyOf, thumbnailKey].map((key) => storage.delete(key).catch(() => {})),
         );
-        // Back to what the photos already there say.
-        await db
-          .transaction(async (tx) => {
-            await lockDraft(tx, userId);
-            await settleDraft(tx, userId, deps.similarity);
-          })
-          .catch(() => {});
+        // Back to the status the draft had before this upload started.
+        await restoreDraft(db, userId, before).catch(() => {});
         throw error;
       }
     },
