@@ -19,6 +19,7 @@ import {
 import { spend } from '../billing/ledger.ts';
 import { generationReference } from './service.ts';
 import { startFakeReplicate, type FakeReplicate } from '../../../../tests/fakes/replicate-api.ts';
+import type { ScriptedFailure } from '../../../../tests/fakes/provider-fake-kit.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
 import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
@@ -206,24 +207,39 @@ describe('generation with the Replicate engine', () => {
     ]);
   });
 
-  it('gives up after the retries with our words and refunds once when the provider keeps failing', async () => {
-    // Every attempt (the first and the queue's 3 retries with backoff) meets a 503.
-    for (let attempt = 0; attempt < 4; attempt += 1)
-      fake.failNext({ match: 'POST /v1/predictions', status: 503 });
-    const failed = await generate(90_000);
-    expect(failed).toMatchObject({ status: 'failed', failureReason: messages.generation.failed });
-    expect(await ledger(failed.id)).toEqual([
-      ['generation', -1],
-      ['refund', 1],
-    ]);
-  }, 120_000);
+  // What a provider answers when it is in trouble: a gateway error, a body cut short, and a
+  // 429 asking to come back later (the job layer waits at least its Retry-After).
+  const faults: [string, ScriptedFailure][] = [
+    ['a 503', { status: 503 }],
+    ['malformed JSON', { malformed: true }],
+    ['a 429 with Retry-After', { status: 429, retryAfter: 1 }],
+  ];
 
-  it('retries a transient engine error, then completes, paid once', async () => {
-    fake.failNext({ match: 'POST /v1/predictions', status: 500 });
-    const done = await generate();
-    expect(done.status).toBe('complete');
-    expect(await ledger(done.id)).toEqual([['generation', -1]]);
-  });
+  it.each(faults)(
+    'gives up after the retries with our words and refunds once when the provider keeps answering %s',
+    async (_fault, failure) => {
+      // Every attempt (the first and the queue's 3 retries with backoff) meets the fault.
+      for (let attempt = 0; attempt < 4; attempt += 1)
+        fake.failNext({ match: 'POST /v1/predictions', ...failure });
+      const failed = await generate(90_000);
+      expect(failed).toMatchObject({ status: 'failed', failureReason: messages.generation.failed });
+      expect(await ledger(failed.id)).toEqual([
+        ['generation', -1],
+        ['refund', 1],
+      ]);
+    },
+    120_000,
+  );
+
+  it.each([['a 500', { status: 500 }] as [string, ScriptedFailure], ...faults.slice(1)])(
+    'retries after %s, then completes, paid once',
+    async (_fault, failure) => {
+      fake.failNext({ match: 'POST /v1/predictions', ...failure });
+      const done = await generate();
+      expect(done.status).toBe('complete');
+      expect(await ledger(done.id)).toEqual([['generation', -1]]);
+    },
+  );
 
   it('resumes the prediction it created when its job is retried, instead of paying for a second one', async () => {
     // The prediction succeeds, but its image fails to download (a 503): the job is retried.
