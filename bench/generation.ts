@@ -1,7 +1,7 @@
 // Generation on Postgres (issues #7 and #10): how many generations the API accepts per second
 // through the full request path next to bare Fastify in the same run, the server time to accept
 // a bulk of 100 images, and the time from a generation's job completing to its event arriving at
-// an SSE client, in one process and across two app instances.
+// an SSE client, in one process and across two processes.
 //
 //   npm run bench generation
 //   BENCH_DATABASE_URL=postgres://…   a Postgres server; a scratch database is created on it and
@@ -12,15 +12,16 @@
 //   BENCH_BULKS=10                        sequential bulk requests of 100 presets (after 1 warm-up)
 //   BENCH_EVENTS=30                       sequential generations per event-latency row
 //
-// Phases, one after another, all apps in this process through `start()` (NODE_ENV=production,
+// Phases, one after another, the apps in this process through `start()` (NODE_ENV=production,
 // rate limits off, SEED_CONTENT off, logging silent), sharing one database and data directory:
 //   1. setup, ROLE=all: a user buys Pro (test checkout), uploads person A's 8 photos, creates a
 //      model trained by the local engine; 120 presets in one category (5 real portraits as their
 //      pictures) and credits granted through the ledger are inserted directly;
 //   2. event latency, ROLE=all: an SSE client (in a worker thread, its own event loop) on the
 //      same instance whose worker makes the image;
-//   3. event latency across instances: a second instance with ROLE=web (its own LISTEN
-//      connection) holds the SSE stream and takes the requests, the ROLE=all one makes the images;
+//   3. event latency across processes: a server process with ROLE=web (`node --import tsx
+//      src/server/main.ts`, its own LISTEN connection) holds the SSE stream and takes the
+//      requests, the ROLE=all app in this process makes the images;
 //   4. acceptance, ROLE=web: jobs are enqueued, never processed, so no worker competes for the CPU
 //      with the request path being measured.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -45,6 +46,7 @@ import {
   measureThroughput,
 } from './support/throughput.ts';
 import { writeResults } from './support/results.ts';
+import { startServer } from './support/server-process.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -350,14 +352,16 @@ function percentile(sorted: number[], p: number): number {
 
 async function eventLatency(
   name: string,
-  requestsTo: Running & { url: string },
-  streamFrom: Running & { url: string },
+  /** Takes the requests and holds the SSE stream. */
+  web: { url: string },
+  /** The app whose worker makes the images; its database tells when each job completed. */
+  worker: Running,
   user: BenchUser,
   modelId: string,
   presetIds: string[],
 ): Promise<LatencyRow> {
-  const stream = openStream(streamFrom.url, user.cookie);
-  const { db } = requestsTo.deps.database;
+  const stream = openStream(web.url, user.cookie);
+  const { db } = worker.deps.database;
   const latencies: number[] = [];
   try {
     await stream.ready;
@@ -365,7 +369,7 @@ async function eventLatency(
     // the path's own, not a queue's.
     for (let i = 0; i <= eventRuns; i += 1) {
       const { generation } = await call<{ generation: { id: string } }>(
-        requestsTo.url,
+        web.url,
         user,
         'POST',
         '/api/generations',
@@ -515,15 +519,18 @@ try {
     );
     sampleLoad();
     if (databaseKind === 'postgres') {
-      // Another instance on the same database and data directory, as a second process would
-      // be: its own pool, its own LISTEN connection, its own SSE streams.
-      const web = await startApp('web', databaseUrl);
+      // A second process on the same database, as production runs web and worker processes:
+      // its own event loop, pool, LISTEN connection and SSE streams.
+      const web = await startServer(databaseUrl, 'web', {
+        PUBLIC_URL: publicUrl,
+        DATA_DIR: dataDir,
+      });
       try {
         latencyRows.push(
           await eventLatency(
-            'across instances: worker in a ROLE=all app, SSE stream on a ROLE=web app',
+            'across processes: worker in this ROLE=all app, SSE stream on a ROLE=web process',
             web,
-            web,
+            worker,
             user,
             modelId,
             presetIds,
@@ -534,7 +541,7 @@ try {
       }
       sampleLoad();
     } else {
-      console.log('  across instances: skipped (PGlite: one instance, in-memory event bus)');
+      console.log('  across processes: skipped (PGlite: one process, in-memory event bus)');
     }
   } finally {
     await worker.stop();

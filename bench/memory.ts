@@ -13,10 +13,8 @@
 // UV_THREADPOOL_SIZE left at its default), one fresh process per row. Its RSS is read from
 // /proc/<pid>/status every 50 ms; the kernel's own high-water mark (VmHWM, reset before the
 // uploads through /proc/<pid>/clear_refs) catches a peak between two samples.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +28,7 @@ import {
   serverUrl,
 } from './support/scratch-database.ts';
 import { writeResults } from './support/results.ts';
+import { startServer } from './support/server-process.ts';
 
 const uploads = photoRules.max; // 12: a draft's limit
 const repo = fileURLToPath(new URL('../', import.meta.url));
@@ -79,17 +78,6 @@ async function tenMegabytePhoto(): Promise<{ bytes: Buffer; width: number; heigh
 // The server process
 // ---------------------------------------------------------------------------------------------
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** VmRSS and VmHWM of a process, in bytes. */
 function memoryOf(pid: number): { rss: number; hwm: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -105,69 +93,6 @@ function resetPeak(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-interface Server {
-  url: string;
-  pid: number;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
-
-async function startServer(
-  databaseUrl: string | undefined,
-  role: 'web' | 'all',
-  extraEnv: Record<string, string> = {},
-): Promise<Server> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'likeness-bench-memory-'));
-  // A clean environment: nothing of this shell's (a DATABASE_URL, a UV_THREADPOOL_SIZE) leaks in.
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: process.env.HOME ?? os.tmpdir(),
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    PUBLIC_URL: url,
-    DATA_DIR: dataDir,
-    ROLE: role,
-    RATE_LIMIT_DISABLED: 'true',
-    SEED_CONTENT: 'false',
-    ALLOW_TEST_CHECKOUT: 'true',
-    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
-    LOG_LEVEL: 'warn',
-    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    ...extraEnv,
-  };
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: repo,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${stderr}`);
-    const ok = await fetch(`${url}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`server did not answer within 120 s: ${stderr}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return { url, pid: child.pid!, child, stop };
 }
 
 async function signUp(url: string): Promise<string> {
