@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Config, FaceResult, Human, Point } from '@vladmandic/human';
 import sharp from 'sharp';
 import { photos } from '../../common/product.ts';
+import { getTf, serialised, wasmDir, withoutWasmHandlers } from './tf.ts';
 
 /**
  * Face analysis with @vladmandic/human on the tfjs WASM backend: offline (models ship in the
@@ -100,58 +100,16 @@ async function createHuman(): Promise<Human> {
   const { Human: HumanClass } = require(path.join(humanDir, 'dist/human.node-wasm.js')) as {
     Human: new (config: Partial<Config>) => Human;
   };
+  await getTf();
   const human = new HumanClass({
     ...humanConfig,
-    wasmPath: `${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json'))}/dist/`,
+    wasmPath: wasmDir,
     modelBasePath: `file://${path.join(humanDir, 'models')}/`,
   });
-  const tf = human.tf as {
-    io: {
-      registerLoadRouter(router: (url: string | string[]) => unknown): void;
-      getModelArtifactsForJSON(
-        json: unknown,
-        loadWeights: (
-          manifest: { paths: string[]; weights: unknown[] }[],
-        ) => Promise<[unknown[], ArrayBuffer]>,
-      ): Promise<unknown>;
-    };
-  };
-  // Without tfjs-node there is no file:// loader: read the models from disk ourselves.
-  tf.io.registerLoadRouter((url) => {
-    if (typeof url !== 'string' || !url.startsWith('file://')) return null;
-    const file = url.slice('file://'.length);
-    return {
-      load: () =>
-        tf.io.getModelArtifactsForJSON(JSON.parse(readFileSync(file, 'utf8')), async (manifest) => {
-          const specs: unknown[] = [];
-          const buffers: Buffer[] = [];
-          for (const group of manifest) {
-            specs.push(...group.weights);
-            for (const part of group.paths)
-              buffers.push(readFileSync(path.join(path.dirname(file), part)));
-          }
-          const all = Buffer.concat(buffers);
-          return [
-            specs,
-            all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer,
-          ];
-        }),
-    };
-  });
-  // The WASM module adds process-wide handlers that rethrow every uncaught exception and
-  // unhandled rejection from inside its own (minified) code; take them back off so errors keep
-  // Node's own handling and readable stacks.
-  const uncaught = process.listeners('uncaughtException');
-  const unhandled = process.listeners('unhandledRejection');
-  try {
+  await withoutWasmHandlers(async () => {
     await human.load();
     await human.init();
-  } finally {
-    for (const listener of process.listeners('uncaughtException'))
-      if (!uncaught.includes(listener)) process.off('uncaughtException', listener);
-    for (const listener of process.listeners('unhandledRejection'))
-      if (!unhandled.includes(listener)) process.off('unhandledRejection', listener);
-  }
+  });
   return human;
 }
 
@@ -164,14 +122,6 @@ function getHuman(): Promise<Human> {
     });
   }
   return loading;
-}
-
-// One detection at a time: a promise chain as a mutex.
-let queue: Promise<unknown> = Promise.resolve();
-function serialised<T>(task: () => Promise<T>): Promise<T> {
-  const run = queue.then(task, task);
-  queue = run.catch(() => undefined);
-  return run;
 }
 
 interface RawImage {
