@@ -1,9 +1,10 @@
 import type { Gender } from '../../../common/product.ts';
+import type { PresetScene } from './studio/scene.ts';
 
 /**
- * What makes an image of the user with their trained model. `local` composes the user's face
- * (from the likeness profile) into the preset's picture; `replicate` and `fal` run the trained
- * FLUX LoRA (contracts in reference/provider-contracts.md §1.5-1.7 and §2.7).
+ * What makes an image of the user with their trained model. `local` composes the person cut out
+ * of their photos (the likeness profile) into a studio scene; `replicate` and `fal` run the
+ * trained FLUX LoRA (contracts in reference/provider-contracts.md §1.5-1.7 and §2.7).
  */
 export interface GenerationRequest {
   /** Our generation id (idempotency, logs). */
@@ -18,14 +19,11 @@ export interface GenerationRequest {
    * prompt with `{trigger}` replaced, or the user's custom prompt prefixed with it).
    */
   prompt: string;
-  /**
-   * The preset the image is made from, when there is one (a custom prompt has none; the local
-   * engine then picks the closest preset itself and passes it here).
-   */
+  /** The preset the image is made from; a custom prompt has none. */
   preset: {
     id: string;
-    /** Storage key of the preset's largest featured picture (the local engine composes into it). */
-    imageKey: string | null;
+    /** The parts of the offline studio's scene it sets (catalog data); the rest is read from its prompt. */
+    scene: PresetScene | null;
   } | null;
 }
 

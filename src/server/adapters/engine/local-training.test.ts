@@ -5,7 +5,7 @@ import { zipSync } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../../common/messages.ts';
-import { analyzePhoto, faceSimilarity, type PhotoAnalysis } from '../../images/faces.ts';
+import { analyzePhoto, faceSimilarity } from '../../images/faces.ts';
 import { faceRules, primaryFace } from '../../images/photo-checks.ts';
 import { LocalStorage } from '../storage/local-storage.ts';
 import { storageKey } from '../storage/storage.ts';
@@ -106,39 +106,44 @@ describe('local training engine', () => {
     expect([...progress].sort((a, b) => a - b)).toEqual(progress);
   });
 
-  it('keeps the best face crops of the person, never the stranger or the cat', () => {
-    expect(profile.crops).toHaveLength(likenessRules.maxCrops);
-    const sources = profile.crops.map((crop) => crop.source);
+  it('keeps the person cut out of their best photos, never the stranger or the cat', () => {
+    expect(profile.cutouts).toHaveLength(likenessRules.maxCutouts);
+    const sources = profile.cutouts.map((cutout) => cutout.source);
     expect(sources).not.toContain('image_10.jpg');
     expect(sources).not.toContain('image_11.jpg');
     expect(new Set(sources).size).toBe(sources.length);
-    for (const crop of profile.crops) {
-      expect(crop.key).toMatch(/^users\/user-1\/models\/model-1\/likeness\/face-\d\.jpg$/);
-      expect(crop.frontalness).toBeGreaterThan(0.5);
+    for (const cutout of profile.cutouts) {
+      expect(cutout.key).toMatch(/^users\/user-1\/models\/model-1\/likeness\/person-\d\.webp$/);
+      expect(cutout.frontalness).toBeGreaterThan(0.5);
     }
   });
 
-  it('stores crops that are 512 px squares with exactly one face where the profile says', async () => {
-    const analyses: PhotoAnalysis[] = [];
-    for (const crop of profile.crops) {
-      const bytes = await storage.read(crop.key);
-      const meta = await sharp(bytes).metadata();
-      expect([meta.format, meta.width, meta.height]).toEqual(['jpeg', 512, 512]);
-      analyses.push(await analyzePhoto(bytes));
-    }
-    for (const [i, analysis] of analyses.entries()) {
-      const crop = profile.crops[i]!;
-      const found = analysis.faces.filter((f) => f.score >= faceRules.minFaceScore);
+  it('stores each cut-out with the person opaque and the background transparent', async () => {
+    for (const cutout of profile.cutouts) {
+      const bytes = await storage.read(cutout.key);
+      const { data, info } = await sharp(bytes).raw().toBuffer({ resolveWithObject: true });
+      expect([info.width, info.height, info.channels]).toEqual([cutout.width, cutout.height, 4]);
+      expect(Math.max(info.width, info.height)).toBeLessThanOrEqual(likenessRules.cutoutMaxSide);
+      const alphaAt = ([x, y]: [number, number]) =>
+        data[(Math.round(y) * info.width + Math.round(x)) * 4 + 3]!;
+      // The face is the person's; the top corners of these selfies are the room behind.
+      expect(alphaAt(cutout.landmarks.nose)).toBeGreaterThan(200);
+      expect(alphaAt(cutout.landmarks.leftEye)).toBeGreaterThan(200);
+      expect(alphaAt([2, 2])).toBeLessThan(40);
+      expect(alphaAt([info.width - 3, 2])).toBeLessThan(40);
+      // The landmarks are found again where the profile put them (within 4 % of the width).
+      const found = (await analyzePhoto(await sharp(bytes).flatten().jpeg().toBuffer())).faces
+        .filter((face) => face.score >= faceRules.minFaceScore)
+        .map((face) => face.landmarks!);
       expect(found).toHaveLength(1);
-      // The eyes are found again where the profile put them (within 4% of the crop).
-      const expected = crop.landmarks!;
-      const actual = found[0]!.landmarks!;
       for (const eye of ['leftEye', 'rightEye'] as const) {
-        expect(Math.abs(actual[eye][0] - expected[eye][0])).toBeLessThan(20);
-        expect(Math.abs(actual[eye][1] - expected[eye][1])).toBeLessThan(20);
+        expect(Math.abs(found[0]![eye][0] - cutout.landmarks[eye][0])).toBeLessThan(
+          info.width * 0.04,
+        );
+        expect(Math.abs(found[0]![eye][1] - cutout.landmarks[eye][1])).toBeLessThan(
+          info.width * 0.04,
+        );
       }
-      expect(crop.box.x).toBeGreaterThanOrEqual(0);
-      expect(crop.box.x + crop.box.width).toBeLessThanOrEqual(512 + 1e-6);
     }
   });
 

@@ -8,9 +8,9 @@ import {
   analyzePhoto,
   faceSimilarity,
   type DetectedFace,
-  type FaceBox,
   type FaceLandmarks,
 } from '../../images/faces.ts';
+import { segmentPerson } from '../../images/segmentation.ts';
 import { differentPersonIds, judgePhoto, primaryFace } from '../../images/photo-checks.ts';
 import { storageKey, type Storage } from '../storage/storage.ts';
 import type {
@@ -22,34 +22,27 @@ import type {
 
 /**
  * The `local` training engine: no GPU, no network. It "trains" in-process in seconds by building
- * a likeness profile from the training zip: the best few face crops (square, around the face,
- * 512 px) and the mean face descriptor, stored under `users/{userId}/models/{modelId}/likeness/`.
- * The local generation engine composes those crops into preset pictures.
+ * a likeness profile from the training zip: the person cut out of each of the best few photos
+ * (sharp, facing the camera, the face inside the person's matte), with their face landmarks, and
+ * the mean face descriptor, stored under `users/{userId}/models/{modelId}/likeness/`. The local
+ * generation engine composes those cut-outs into its studio scenes.
  */
 
 export const likenessRules = {
-  /** At most this many crops are kept (the best first); fewer when fewer photos are usable. */
-  maxCrops: 5,
-  /** Side of each stored crop, pixels. */
-  cropSize: 512,
-  /**
-   * The crop's side as a multiple of the detector's face box (which already reaches from the
-   * chin to above the forehead, about 3.7 eye distances), shrunk when the photo is too small.
-   */
-  cropScale: 1.3,
-  cropQuality: 90,
+  /** At most this many cut-outs are kept (the best first); fewer when fewer photos are usable. */
+  maxCutouts: 5,
+  /** The longest side of a stored cut-out, pixels: enough for a headshot at 512 px wide. */
+  cutoutMaxSide: 1024,
+  /** WebP with its matte as the alpha channel: lossy colour, near-lossless matte. */
+  cutoutQuality: 92,
+  /** The matte must cover the face's centre this much, or the cut-out missed the person. */
+  minFaceCover: 0.6,
   /** Zip entries larger than this are not photos we made; they are skipped unread. */
   maxEntryBytes: photoRules.maxUploadBytes,
   maxEntries: 50,
 } as const;
 
 const point = z.tuple([z.number(), z.number()]);
-const boxSchema = z.object({
-  x: z.number(),
-  y: z.number(),
-  width: z.number(),
-  height: z.number(),
-});
 const landmarksSchema = z.object({
   leftEye: point,
   rightEye: point,
@@ -57,15 +50,13 @@ const landmarksSchema = z.object({
   mouth: point,
 });
 
-const likenessCropSchema = z.object({
-  /** Storage key of the JPEG. */
+const likenessCutoutSchema = z.object({
+  /** Storage key of the WebP: the photo, upright and scaled down, with the person's matte as alpha. */
   key: z.string(),
-  /** Side of the square crop, pixels. */
-  size: z.number().int().positive(),
-  /** The face box inside the crop, pixels. */
-  box: boxSchema,
-  /** Eye centres (left/right as seen in the picture), nose tip, mouth centre, inside the crop. */
-  landmarks: landmarksSchema.nullable(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  /** Eye centres (left/right as seen in the picture), nose tip, mouth centre, in its pixels. */
+  landmarks: landmarksSchema,
   /** The zip entry it was cut from. */
   source: z.string(),
   score: z.number(),
@@ -75,17 +66,17 @@ const likenessCropSchema = z.object({
 });
 
 export const likenessProfileSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(2),
   modelId: z.string(),
   createdAt: z.string(),
   /** Best first. */
-  crops: z.array(likenessCropSchema).min(1),
+  cutouts: z.array(likenessCutoutSchema).min(1),
   /** The mean of the usable photos' face descriptors, L2-normalised; compare with `faceSimilarity`. */
   embedding: z.array(z.number()),
   photos: z.object({ read: z.number().int(), usable: z.number().int() }),
 });
 
-export type LikenessCrop = z.infer<typeof likenessCropSchema>;
+export type LikenessCutout = z.infer<typeof likenessCutoutSchema>;
 export type LikenessProfile = z.infer<typeof likenessProfileSchema>;
 
 /** Reads and checks a profile written by the local engine (`weights` of a succeeded training). */
@@ -171,28 +162,31 @@ export function createLocalTrainingEngine({ storage }: { storage: Storage }): Tr
 
     const folder = ['users', request.userId, 'models', request.modelId, 'likeness'] as const;
     await storage.deletePrefix(`${storageKey(...folder)}/`);
-    const best = [...usable].sort((a, b) => b.quality - a.quality).slice(0, likenessRules.maxCrops);
-    const crops: LikenessCrop[] = [];
-    for (const [index, candidate] of best.entries()) {
-      const key = storageKey(...folder, `face-${index + 1}.jpg`);
-      const crop = await cutCrop(candidate);
-      await storage.put(key, crop.jpeg, 'image/jpeg');
-      crops.push({
+    const ranked = [...usable].sort((a, b) => b.quality - a.quality);
+    const cutouts: LikenessCutout[] = [];
+    for (const candidate of ranked) {
+      if (cutouts.length === likenessRules.maxCutouts) break;
+      const cut = await cutOut(candidate);
+      if (!cut) continue;
+      const key = storageKey(...folder, `person-${cutouts.length + 1}.webp`);
+      await storage.put(key, cut.webp, 'image/webp');
+      cutouts.push({
         key,
-        size: likenessRules.cropSize,
-        box: crop.box,
-        landmarks: crop.landmarks,
+        width: cut.width,
+        height: cut.height,
+        landmarks: cut.landmarks,
         source: candidate.source,
         score: candidate.face.score,
         sharpness: candidate.face.sharpness,
         frontalness: candidate.frontalness,
       });
     }
+    if (cutouts.length === 0) return { status: 'failed', error: messages.training.noUsableFace };
     const profile: LikenessProfile = {
-      version: 1,
+      version: 2,
       modelId: request.modelId,
       createdAt: new Date().toISOString(),
-      crops,
+      cutouts,
       embedding: meanEmbedding(usable.map((c) => c.face.embedding)),
       photos: { read: entries.length, usable: usable.length },
     };
@@ -261,49 +255,44 @@ function meanEmbedding(embeddings: number[][]): number[] {
   return mean.map((value) => value / norm);
 }
 
-/** A square around the face, `cropScale` × its box, kept inside the photo, at `cropSize`. */
-async function cutCrop(candidate: Candidate): Promise<{
-  jpeg: Buffer;
-  box: FaceBox;
-  landmarks: FaceLandmarks | null;
-}> {
+/**
+ * The person cut out of the photo: upright, at most `cutoutMaxSide`, the matte as the WebP's
+ * alpha. Null when the photo has no landmarks to place the face by, or the matte misses the face.
+ */
+async function cutOut(candidate: Candidate): Promise<{
+  webp: Buffer;
+  width: number;
+  height: number;
+  landmarks: FaceLandmarks;
+} | null> {
   const { face, width, height } = candidate;
-  const side = Math.max(
-    1,
-    Math.round(
-      Math.min(Math.max(face.box.width, face.box.height) * likenessRules.cropScale, width, height),
-    ),
-  );
-  const centreX = face.box.x + face.box.width / 2;
-  const centreY = face.box.y + face.box.height / 2;
-  const left = Math.round(Math.min(Math.max(centreX - side / 2, 0), width - side));
-  const top = Math.round(Math.min(Math.max(centreY - side / 2, 0), height - side));
-  const jpeg = await sharp(candidate.bytes, { limitInputPixels: photoRules.maxPixels })
+  if (!face.landmarks) return null;
+  const scale = Math.min(1, likenessRules.cutoutMaxSide / Math.max(width, height));
+  const { data, info } = await sharp(candidate.bytes, { limitInputPixels: photoRules.maxPixels })
     .rotate()
-    .extract({ left, top, width: side, height: side })
-    .resize(likenessRules.cropSize, likenessRules.cropSize)
-    .jpeg({ quality: likenessRules.cropQuality, mozjpeg: true })
-    .toBuffer();
-  const scale = likenessRules.cropSize / side;
-  const map = ([x, y]: [number, number]): [number, number] => [
-    (x - left) * scale,
-    (y - top) * scale,
-  ];
-  const box = {
-    x: Math.max(0, (face.box.x - left) * scale),
-    y: Math.max(0, (face.box.y - top) * scale),
-    width: 0,
-    height: 0,
-  };
-  box.width =
-    Math.min(likenessRules.cropSize, (face.box.x + face.box.width - left) * scale) - box.x;
-  box.height =
-    Math.min(likenessRules.cropSize, (face.box.y + face.box.height - top) * scale) - box.y;
-  const landmarks = face.landmarks && {
+    .resize(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), {
+      fit: 'fill',
+    })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const matte = await segmentPerson({ data, width: info.width, height: info.height });
+  const map = ([x, y]: [number, number]): [number, number] => [x * scale, y * scale];
+  const landmarks = {
     leftEye: map(face.landmarks.leftEye),
     rightEye: map(face.landmarks.rightEye),
     nose: map(face.landmarks.nose),
     mouth: map(face.landmarks.mouth),
   };
-  return { jpeg, box, landmarks };
+  const [noseX, noseY] = landmarks.nose;
+  const at = Math.round(noseY) * info.width + Math.round(noseX);
+  if ((matte[at] ?? 0) / 255 < likenessRules.minFaceCover) return null;
+  const webp = await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
+    .joinChannel(Buffer.from(matte.buffer, matte.byteOffset, matte.byteLength), {
+      raw: { width: info.width, height: info.height, channels: 1 },
+    })
+    .webp({ quality: likenessRules.cutoutQuality, alphaQuality: 100 })
+    .toBuffer();
+  return { webp, width: info.width, height: info.height, landmarks };
 }

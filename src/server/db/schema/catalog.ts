@@ -9,6 +9,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
+import type { PresetScene } from '../../adapters/engine/studio/scene.ts';
 
 /**
  * The catalog an operator manages without code: categories, presets (the specification's
@@ -67,6 +68,8 @@ export const presets = pgTable(
     description: text('description').notNull().default(''),
     /** What the engine is asked for; `{trigger}` stands for the user model's trigger word. */
     prompt: text('prompt').notNull(),
+    /** The offline studio engine's scene, the parts the preset sets (the rest is read from `prompt`). */
+    scene: jsonb('scene').$type<PresetScene>(),
     featuredImage: jsonb('featured_image').$type<StoredImage>(),
     additionalImages: jsonb('additional_images')
       .$type<StoredImage[]>()

@@ -14,6 +14,7 @@ import { messages } from '../../../common/messages.ts';
 import { lists, quiz } from '../../../common/product.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
+import type { PresetScene } from '../../adapters/engine/studio/scene.ts';
 import { toCatalogImage } from './images.ts';
 import {
   type CategoryRow,
@@ -63,24 +64,6 @@ export function createCatalogService({ db }: { db: Executor }) {
     async enginePreset(id: string): Promise<EnginePreset | undefined> {
       const row = await findPreset(db, id);
       return row ? toEnginePreset(row) : undefined;
-    },
-
-    /**
-     * The visible preset whose words are closest to a prompt (the local engine has no text model:
-     * it shows a custom prompt through the preset that best matches it).
-     */
-    async closestPreset(prompt: string): Promise<EnginePreset | undefined> {
-      const rows = (await listVisiblePresets(db, { withFeaturedImage: true })).map(toEnginePreset);
-      const words = wordsOf(prompt);
-      let best: { preset: EnginePreset; score: number } | undefined;
-      for (const preset of rows) {
-        const own = wordsOf(
-          `${preset.displayName} ${preset.description} ${preset.prompt} ${preset.categoryId}`,
-        );
-        const score = [...words].filter((word) => own.has(word)).length;
-        if (!best || score > best.score) best = { preset, score };
-      }
-      return best?.preset;
     },
 
     async preset(id: string): Promise<PresetResponse> {
@@ -193,46 +176,17 @@ export interface EnginePreset {
   description: string;
   /** `{trigger}` stands for the user model's trigger word. */
   prompt: string;
-  /** Storage key of its largest featured picture, if it has one. */
-  imageKey: string | null;
+  /** The parts of the offline studio's scene the preset sets; the engine reads the rest from the prompt. */
+  scene: PresetScene | null;
 }
 
 function toEnginePreset(row: PresetRow): EnginePreset {
-  const variants = row.featuredImage?.variants ?? [];
   return {
     id: row.id,
     categoryId: row.categoryId,
     displayName: row.displayName,
     description: row.description,
     prompt: row.prompt,
-    imageKey: variants[variants.length - 1]?.key ?? null,
+    scene: row.scene ?? null,
   };
-}
-
-const stopWords = new Set([
-  'a',
-  'an',
-  'the',
-  'of',
-  'in',
-  'on',
-  'with',
-  'and',
-  'photo',
-  'portrait',
-  'trigger',
-  'at',
-  'to',
-  'for',
-  'my',
-  'me',
-]);
-
-function wordsOf(text: string): Set<string> {
-  return new Set(
-    text
-      .toLowerCase()
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter((word) => word.length > 2 && !stopWords.has(word)),
-  );
 }

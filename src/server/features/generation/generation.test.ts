@@ -209,52 +209,6 @@ describe('custom prompts', () => {
     expect(done.status).toBe('complete');
   });
 
-  it('picks the preset whose words are closest to the prompt, the first one when none match', async () => {
-    const db = app.deps.database.db;
-    const featuredImage = await storeImage(app.deps.storage, ['presets', 'closest'], {
-      bytes: readFileSync(fixturePhoto('real-portraits', 'chu.jpg')),
-    });
-    const distinct = [
-      {
-        id: 'preset-beach',
-        displayName: 'Beach Sunset',
-        description: 'Golden hour on the sand by the sea',
-        prompt: 'photo of {trigger} walking on a beach at sunset',
-      },
-      {
-        id: 'preset-office',
-        displayName: 'Office Headshot',
-        description: 'A bright modern office',
-        prompt: 'corporate headshot of {trigger} in a modern office',
-      },
-    ];
-    await db.insert(presets).values(
-      distinct.map((preset, index) => ({
-        ...preset,
-        manualId: preset.id,
-        categoryId: 'portraits',
-        featuredImage,
-        orderIndex: 50 + index,
-      })),
-    );
-    try {
-      const catalog = createCatalogService({ db });
-      expect((await catalog.closestPreset('Me on the beach at sunset'))?.id).toBe('preset-beach');
-      expect((await catalog.closestPreset('A corporate headshot in my office'))?.id).toBe(
-        'preset-office',
-      );
-      // No word in common with any preset: the first one in catalog order.
-      expect((await catalog.closestPreset('zebra quokka'))?.id).toBe(portraitPresets[0]);
-    } finally {
-      await db.delete(presets).where(
-        inArray(
-          presets.id,
-          distinct.map((preset) => preset.id),
-        ),
-      );
-    }
-  });
-
   it('refuses a blank prompt and a missing model with their messages, spending nothing', async () => {
     const before = await credits(pro);
     const blank = await api.call(pro, 'POST', '/api/generations/custom', {

@@ -55,6 +55,7 @@ export const timesOfDay = ['day', 'golden', 'dusk', 'night'] as const;
 export const weathers = ['clear', 'overcast', 'fog', 'rain', 'snow'] as const;
 /** From a head-and-shoulders close-up to the person down to the waist. */
 export const framings = ['headshot', 'portrait', 'half-body'] as const;
+export type Framing = (typeof framings)[number];
 export const lightDirections = ['left', 'right', 'front', 'top'] as const;
 export const treatments = [
   'none',
@@ -107,6 +108,10 @@ export const sceneSchema = z.object({
   clothing: rgb.nullable(),
 });
 export type Scene = z.infer<typeof sceneSchema>;
+
+/** What a preset says of its scene: any top-level part; the rest is read from its prompt. */
+export const presetSceneSchema = sceneSchema.partial();
+export type PresetScene = z.infer<typeof presetSceneSchema>;
 
 /** A neutral studio portrait: what a prompt the engine cannot read gets. */
 export const neutralScene: Scene = {

@@ -1,3 +1,4 @@
+import type { PresetScene } from '../../../adapters/engine/studio/scene.ts';
 import type { LookName } from './looks.ts';
 
 /**
@@ -46,6 +47,8 @@ export interface DefaultPreset {
   description: string;
   /** `{trigger}` is replaced by the user model's trigger word. */
   prompt: string;
+  /** The offline studio's scene, where reading the prompt alone would not get it right. */
+  scene?: PresetScene;
   featured: PictureRecipe;
   /** The detail page's further examples: the same look on another photo. */
   additional: PictureRecipe[];

@@ -179,6 +179,7 @@ function createSeeder(tx: Executor, options: SeedOptions, made: StoredImage[]) {
           displayName: job.preset.displayName,
           description: job.preset.description,
           prompt: job.preset.prompt,
+          scene: job.preset.scene ?? null,
           featuredImage: pictures[index]!.featured,
           additionalImages: pictures[index]!.additional,
           orderIndex: job.category.presets.indexOf(job.preset),
