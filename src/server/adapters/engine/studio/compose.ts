@@ -36,16 +36,30 @@ export const compositionRules = {
     'half-body': { eyeDistance: 0.11, eyeLine: 0.31 },
   } satisfies Record<Framing, { eyeDistance: number; eyeLine: number }>,
   /**
-   * How much further the person may be zoomed in so the photo's edges stay out of frame: a close
-   * selfie makes a closer picture than the framing asks for, never a photo floating in a scene.
+   * The person is zoomed in further, up to this eye distance (× canvas width: a tight headshot),
+   * so the photo's edges that cut the body stay out of frame; a close selfie makes a closer
+   * picture than the framing asks for. Edges still in frame then fade out (`sideFade`).
    */
-  maxEdgeZoom: 4,
+  maxEyeDistance: 0.23,
   /** Only this share of the head's tilt is levelled: a slight tilt is part of a pose. */
   levelling: 0.7,
-  /** Photo edges the matte touches fade out over this many canvas pixels (× canvas width). */
-  edgeFade: 0.02,
+  /**
+   * The photo's edges fade out over this share of the canvas width: the top (hair reaching the
+   * photo's top) briefly, the sides and bottom (the body cut by the photo's frame) broadly, so
+   * the body dissolves into the scene as in a painted bust rather than ending in a line.
+   */
+  topFade: 0.02,
+  sideFade: 0.12,
+  /** Matte edges take their colour from the person just inside (× eye distance on the canvas). */
+  decontaminate: 0.12,
   /** How much of the photo's own colour cast is taken out before the scene's light is applied. */
   neutralise: 0.6,
+  /**
+   * How much the light's colour tints the person: skin lit by a coloured light keeps much of
+   * its own colour (a full tint turns faces purple in space and cyan under water).
+   */
+  keyTint: 0.45,
+  ambientTintAmount: 0.6,
   /** Linear-light exposure the person's mid-tones are brought towards, per time of day. */
   exposure: { day: 0.2, golden: 0.18, dusk: 0.14, night: 0.11 } satisfies Record<
     Scene['time'],
@@ -57,8 +71,6 @@ export const compositionRules = {
   /** The key light's fall-off across the body at full strength: lit side gain, shaded side gain. */
   keyLit: 1.25,
   keyShade: 0.55,
-  /** How much the ambient (backdrop) light colours the person, against the key light. */
-  ambientTint: 0.35,
   /** Width of the rim light and the light wrap, × the eye distance on the canvas. */
   rimWidth: 0.22,
   wrapWidth: 0.18,
@@ -171,7 +183,7 @@ export function placePerson(
       (cut.bottom && Math.min(ys[2]!, ys[3]!) < height)
     );
   };
-  const limit = scale * rules.maxEdgeZoom;
+  const limit = Math.max(scale, (rules.maxEyeDistance * width) / face.eyeDistance);
   while (shows(place(scale)) && scale < limit) scale *= 1.04;
   return place(Math.min(scale, limit));
 }
@@ -204,6 +216,44 @@ function sample(cutout: Cutout, x: number, y: number, out: [number, number, numb
       data[i11 * 3 + c]! * w11;
   const a = cutout.alpha;
   return (a[i00]! * w00 + a[i10]! * w10 + a[i01]! * w01 + a[i11]! * w11) / 255;
+}
+
+/** A tint's gains moved `amount` of the way from white (1, 1, 1). */
+function softened(tint: [number, number, number], amount: number): [number, number, number] {
+  return [1 + (tint[0] - 1) * amount, 1 + (tint[1] - 1) * amount, 1 + (tint[2] - 1) * amount];
+}
+
+/**
+ * The matte's soft edge still holds the photo's old background mixed into the person's colour
+ * (a grey halo round the hair): there the colour is taken from the person just inside, a blur
+ * weighted by the matte's cube so opaque pixels dominate.
+ */
+function decontaminateEdges(
+  person: Float32Array,
+  alpha: Float32Array,
+  width: number,
+  height: number,
+  radius: number,
+): void {
+  const size = width * height;
+  const weight = new Float32Array(size);
+  const weighted = new Float32Array(size * 3);
+  for (let i = 0; i < size; i++) {
+    const w = alpha[i]! ** 3;
+    weight[i] = w;
+    for (let c = 0; c < 3; c++) weighted[i * 3 + c] = person[i * 3 + c]! * w;
+  }
+  const r = Math.max(1.5, radius);
+  const weightBlur = blur(weight, width, height, 1, r);
+  const colourBlur = blur(weighted, width, height, 3, r);
+  for (let i = 0; i < size; i++) {
+    const a = alpha[i]!;
+    if (a <= 0 || a >= 0.97 || weightBlur[i]! < 1e-4) continue;
+    const keep = smoothstep(0.4, 0.97, a);
+    for (let c = 0; c < 3; c++)
+      person[i * 3 + c] =
+        person[i * 3 + c]! * keep + (colourBlur[i * 3 + c]! / weightBlur[i]!) * (1 - keep);
+  }
 }
 
 /** Relative luminance of a linear RGB colour. */
@@ -254,7 +304,8 @@ export function composePerson(
   // 1. The warped person in linear light, and their matte, on the canvas.
   const person = new Float32Array(size * 3);
   const alpha = new Float32Array(size);
-  const fade = Math.max(1, rules.edgeFade * width) / scale;
+  const topFade = Math.max(1, rules.topFade * width) / scale;
+  const sideFade = Math.max(1, rules.sideFade * width) / scale;
   const rgb: [number, number, number] = [0, 0, 0];
   const { width: cw, height: ch } = cutout.image;
   let minX = width;
@@ -267,7 +318,7 @@ export function composePerson(
       const a = sample(cutout, sx - 0.5, sy - 0.5, rgb);
       if (a <= 0.002) continue;
       // The photo's own border, where it cuts the person, fades rather than ending in a line.
-      const border = Math.min(sx, sy, cw - sx, ch - sy) / fade;
+      const border = Math.min(sy / topFade, Math.min(sx, cw - sx, ch - sy) / sideFade);
       const i = y * width + x;
       alpha[i] = a * Math.min(1, Math.max(0, border));
       person[i * 3] = toLinear(rgb[0]);
@@ -281,6 +332,8 @@ export function composePerson(
       }
     }
   }
+
+  decontaminateEdges(person, alpha, width, height, eyeDistance * rules.decontaminate);
 
   // 2. The clothes dyed, when the scene asks for a colour (in sRGB Lab, before relighting).
   if (scene.clothing)
@@ -302,17 +355,15 @@ export function composePerson(
   if (weight > 0) {
     const mean = [sumR / weight, sumG / weight, sumB / weight] as const;
     const meanY = luminance(...mean) || 1e-3;
-    const key = tintOf(scene.light.colour);
-    const ambientTint = tintOf(ambient);
+    const key = softened(tintOf(scene.light.colour), rules.keyTint);
+    const ambientTint = softened(tintOf(ambient), rules.ambientTintAmount);
     const exposure = Math.min(
       rules.maxExposureGain,
       Math.max(rules.minExposureGain, Math.sqrt(rules.exposure[scene.time] / meanY)),
     );
-    const gains = [0, 1, 2].map((c) => {
-      const neutral = 1 + rules.neutralise * (meanY / Math.max(1e-3, mean[c]!) - 1);
-      const light = key[c]! * (1 - rules.ambientTint) + ambientTint[c]! * rules.ambientTint;
-      return neutral * light * exposure;
-    });
+    const neutral = [0, 1, 2].map(
+      (c) => (1 + rules.neutralise * (meanY / Math.max(1e-3, mean[c]!) - 1)) * exposure,
+    );
     const strength = scene.light.strength;
     const spanX = Math.max(1, maxX - minX);
     const spanY = Math.max(1, maxY - minY);
@@ -331,7 +382,12 @@ export function composePerson(
                 : 1 - Math.abs((2 * (x - minX)) / spanX - 1);
         const t = Math.max(-1, Math.min(1, along));
         const keyGain = 1 + strength * (t > 0 ? (rules.keyLit - 1) * t : (1 - rules.keyShade) * t);
-        for (let c = 0; c < 3; c++) person[i * 3 + c]! *= gains[c]! * keyGain;
+        // The lit side takes the key light's colour, the shaded side the scene's ambient light.
+        const keyShare = 0.5 + 0.5 * t * strength;
+        for (let c = 0; c < 3; c++) {
+          const light = key[c]! * keyShare + ambientTint[c]! * (1 - keyShare);
+          person[i * 3 + c]! *= neutral[c]! * light * keyGain;
+        }
       }
     }
   }
