@@ -448,6 +448,42 @@ export const photos = {
   acceptedTypeNames: ['JPEG', 'PNG', 'WebP', 'HEIC'],
 } as const;
 
+// ---------------------------------------------------------------------------------------------
+// Face identity (measured by bench/embeddings.ts; see docs/decisions/022)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Thresholds on `faceSimilarity` of two MobileFace descriptors (src/server/images/identity.ts),
+ * from bench/results/embeddings.md. On the London Set (102 people, 20,604 impostor pairs, one
+ * studio) the equal-error rate is 0.09% at 0.51 and 0.1% false accepts needs 0.56; but one real
+ * person over two sessions, a 15 cm close-up and mirrored copies (person A) goes down to 0.369,
+ * while different people in one studio set-up (the real portraits) reach 0.342 and person B
+ * 0.021. A user's own photo refused is worse than a stranger let through a draft (the training
+ * still rests on the majority), so the threshold keeps all of person A together: midway between
+ * 0.342 and 0.369. There the London Set has 2.49% false accepts and no false rejects (the old
+ * faceres threshold, 0.57, let 5.5% through).
+ */
+export const identity = {
+  samePersonMinSimilarity: 0.355,
+  /**
+   * The likeness score shown on a generated picture (`likenessPercent`): 0% at the London
+   * impostors' median (a typical stranger), 50% at the same-person threshold, 100% at the London
+   * genuine pairs' median (the same person, another expression).
+   */
+  likeness: { strangerSimilarity: 0.09, samePersonSimilarity: 0.83 },
+} as const;
+
+/** A face similarity as the likeness percentage shown to users (0-100), see `identity.likeness`. */
+export function likenessPercent(similarity: number): number {
+  const { strangerSimilarity, samePersonSimilarity } = identity.likeness;
+  const threshold = identity.samePersonMinSimilarity;
+  const share =
+    similarity < threshold
+      ? (0.5 * (similarity - strangerSimilarity)) / (threshold - strangerSimilarity)
+      : 0.5 + (0.5 * (similarity - threshold)) / (samePersonSimilarity - threshold);
+  return Math.round(100 * Math.min(1, Math.max(0, share)));
+}
+
 export const tryOn = {
   /** Person and garment uploads use the same size rule as training photos. */
   maxUploadBytes: photos.maxUploadBytes,

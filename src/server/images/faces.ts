@@ -3,13 +3,15 @@ import path from 'node:path';
 import type { Config, FaceResult, Human, Point } from '@vladmandic/human';
 import sharp from 'sharp';
 import { photos } from '../../common/product.ts';
+import { alignedFace, describeAlignedFace, identityModel } from './identity.ts';
 import { getTf, serialised, wasmDir, withoutWasmHandlers } from './tf.ts';
 
 /**
  * Face analysis with @vladmandic/human on the tfjs WASM backend: offline (models ship in the
  * package), no GPU, no native tfjs. One instance per process, loaded on first use, and one
- * `detect` at a time (tfjs keeps global state). The rules that judge a photo live in
- * `photo-checks.ts`; this file only measures.
+ * `detect` at a time (tfjs keeps global state). Who the face is comes from `identity.ts`, on the
+ * face aligned by the mesh's landmarks. The rules that judge a photo live in `photo-checks.ts`;
+ * this file only measures.
  */
 
 /** Pixels in the upright (EXIF-rotated) full-size image. */
@@ -35,7 +37,10 @@ export interface DetectedFace {
   box: FaceBox;
   /** The detector's confidence, 0..1. */
   score: number;
-  /** The face descriptor (1024 numbers); compare two with `faceSimilarity`. */
+  /**
+   * The face descriptor (`identityModel`'s, 256 numbers); compare two with `faceSimilarity`.
+   * Empty when the face has no landmarks to align it by.
+   */
   embedding: number[];
   /**
    * Variance of the Laplacian of the face box in grey, resized to `sharpnessSize` square first,
@@ -74,9 +79,10 @@ const humanConfig: Partial<Config> = {
       skipFrames: 0,
       skipTime: 0,
     },
+    // The landmarks (and the descriptor, aligned by them) come from the mesh.
     mesh: { enabled: true },
-    // The descriptor (faceres) needs the mesh.
-    description: { enabled: true, skipFrames: 0, skipTime: 0 },
+    // human's own descriptor (faceres) separates people less well than `identityModel`.
+    description: { enabled: false },
     iris: { enabled: false },
     emotion: { enabled: false },
     antispoof: { enabled: false },
@@ -157,6 +163,24 @@ export async function warmUp(): Promise<void> {
     .raw()
     .toBuffer();
   await detect({ data, width, height: width });
+  await describe({ data, width, height: width }, blankFacePoints(width));
+}
+
+/** Where a face would be in a square of this side, for a warm-up run of the descriptor. */
+function blankFacePoints(side: number): FaceLandmarks {
+  return {
+    leftEye: [side * 0.35, side * 0.45],
+    rightEye: [side * 0.65, side * 0.45],
+    nose: [side * 0.5, side * 0.6],
+    mouth: [side * 0.5, side * 0.75],
+  };
+}
+
+/** The face's descriptor on its aligned crop (points in pixels of `image`). */
+function describe(image: RawImage, points: FaceLandmarks): Promise<number[]> {
+  return serialised(() =>
+    describeAlignedFace(identityModel, alignedFace(image, points, identityModel)),
+  );
 }
 
 /**
@@ -207,7 +231,7 @@ export async function analyzePhoto(input: Buffer): Promise<PhotoAnalysis> {
         height: (bottom - top) * toFullY,
       },
       score: face.boxScore,
-      embedding: face.embedding ? Array.from(face.embedding) : [],
+      embedding: landmarks ? await describe(image, landmarks) : [],
       sharpness: await sharpness(image, {
         x: left,
         y: top,
@@ -284,7 +308,9 @@ export function laplacianVariance(grey: Uint8Array, width: number, height: numbe
 /**
  * How alike two face descriptors are: their cosine similarity, negatives as 0, so 0..1 (1 = the
  * same face). Unlike `human.match.similarity` (a Euclidean distance) it ignores the vectors'
- * length, so a descriptor can be compared with an L2-normalised mean of several.
+ * length, so a descriptor can be compared with an L2-normalised mean of several. Descriptors of
+ * different lengths come from different models (one stored before decision 022) and say nothing
+ * about each other: 0.
  */
 export function faceSimilarity(a: number[], b: number[]): number {
   if (a.length === 0 || a.length !== b.length) return 0;

@@ -1,5 +1,5 @@
 import type { PhotoFailureReason } from '../../common/api/studio.ts';
-import { photos } from '../../common/product.ts';
+import { identity, photos } from '../../common/product.ts';
 import type { DetectedFace, PhotoAnalysis } from './faces.ts';
 
 /**
@@ -36,14 +36,10 @@ export const faceRules = {
    */
   minSharpness: 15,
   /**
-   * Two faces are the same person at this cosine similarity (`faceSimilarity`) or more.
-   * Person A, all 66 pairs: 0.664-0.980 (the low end across her two sessions: other hair, light
-   * and background); with large-12mp, exif-orientation-6 and small added, 0.658 and up. Person
-   * A x person B, 48 pairs: 0.319-0.471. Others against A or B (7 portraits, the 4 faces of
-   * two-faces): at most 0.470. 0.57 sits in the middle: 0.09 from both sides. Known limit: two
-   * of the seven congress portraits (different people, same studio set-up) score 0.589.
+   * Two faces are the same person at this cosine similarity (`faceSimilarity`) or more; measured
+   * in src/common/product.ts (`identity`).
    */
-  samePersonMinSimilarity: 0.57,
+  samePersonMinSimilarity: identity.samePersonMinSimilarity,
 } as const;
 
 /** The faces the rules count (confident enough), most confident first. */
@@ -86,7 +82,8 @@ export function judgePhoto(analysis: PhotoAnalysis): PhotoFailureReason | null {
  * The anchor is the photo that is the same person (similarity >= samePersonMinSimilarity) as
  * the most others, the earliest on a tie; a photo not the same person as the anchor is a
  * different person. The answer depends only on the photos and their order, never on the order
- * their validations finished in.
+ * their validations finished in. A photo whose descriptor has another length than the anchor's
+ * was described by another model (before decision 022): unknown, so it is not flagged.
  */
 export function differentPersonIds(
   photos: { id: string; embedding: number[] }[],
@@ -113,7 +110,8 @@ export function differentPersonIds(
     }
   }
   for (let i = 0; i < photos.length; i++) {
-    if (i !== anchor && !same[anchor]![i]) different.add(photos[i]!.id);
+    const comparable = photos[i]!.embedding.length === photos[anchor]!.embedding.length;
+    if (i !== anchor && comparable && !same[anchor]![i]) different.add(photos[i]!.id);
   }
   return different;
 }

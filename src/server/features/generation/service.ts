@@ -8,7 +8,14 @@ import {
   type GenerationsPage,
 } from '../../../common/api/generation.ts';
 import { messages } from '../../../common/messages.ts';
-import { canUseBulk, canUseCustomPrompts, costs, lists, toTier } from '../../../common/product.ts';
+import {
+  canUseBulk,
+  canUseCustomPrompts,
+  costs,
+  likenessPercent,
+  lists,
+  toTier,
+} from '../../../common/product.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -85,7 +92,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       width: visible ? row.width : null,
       height: visible ? row.height : null,
       isPreview: row.isPreview,
-      likeness: row.likeness === null ? null : Math.round(Math.max(0, row.likeness) * 100),
+      likeness: row.likeness === null ? null : likenessPercent(row.likeness),
       favourite: row.favourite,
       viewed: row.viewedAt !== null,
       createdAt: row.createdAt.toISOString(),

@@ -31,8 +31,6 @@ export interface StudioRoutesOptions {
   engine: TrainingEngine;
   authenticator: Authenticator;
   rateLimited: boolean;
-  /** Uploads the NSFW classifier flags at this threshold are refused. */
-  nsfwThreshold: number;
 }
 
 const tags = ['studio'];
@@ -56,7 +54,7 @@ export async function studioRoutes(
 }
 
 const studioApi: FastifyPluginAsyncZod<StudioRoutesOptions> = async (app, options) => {
-  const { studio, authenticator, nsfwThreshold } = options;
+  const { studio, authenticator } = options;
   await app.register(multipart, {
     limits: { fileSize: photos.maxUploadBytes, files: 1, fields: 4, fieldSize: 1024, parts: 5 },
   });
@@ -102,10 +100,7 @@ const studioApi: FastifyPluginAsyncZod<StudioRoutesOptions> = async (app, option
       const photo = await studio.addPhoto(user.id, async () => {
         const file = await receiveSingleFile(request);
         try {
-          return {
-            fileName: file.fileName,
-            photo: await normalizePhoto(file.path, { nsfwThreshold }),
-          };
+          return { fileName: file.fileName, photo: await normalizePhoto(file.path) };
         } finally {
           await file.discard();
         }

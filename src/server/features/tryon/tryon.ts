@@ -34,7 +34,6 @@ export function createTryOn(deps: {
     generationImageKey: (userId, id) => deps.generation.service.imageKeyOf(userId, id),
     transaction: deps.billing.ledger.transaction,
     publicUrl: deps.config.publicUrl,
-    nsfwThreshold: deps.config.nsfwThreshold,
     logger: deps.logger,
   });
   const workers = [
