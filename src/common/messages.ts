@@ -634,6 +634,8 @@ export const messages = {
       unsupportedType: `Not a supported image type (${acceptedTypes})`,
       unreadable: 'The image could not be read',
       dimensionsTooLarge: 'Image dimensions are too large',
+      // An upload our NSFW classifier flags (nudity or sexual content); nothing of it is kept.
+      explicit: 'Our safety filter flagged this picture as explicit. Please choose another one.',
     },
     // One line per reason on what to do about it.
     advice: {

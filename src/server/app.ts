@@ -262,6 +262,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     engine: deps.studio.engine,
     authenticator,
     rateLimited: config.rateLimit.enabled,
+    nsfwThreshold: config.nsfwThreshold,
   });
   await app.register(generationRoutes, {
     generation: deps.generation.service,
@@ -274,6 +275,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     engine: deps.tryOn.engine,
     authenticator,
     rateLimited: config.rateLimit.enabled,
+    nsfwThreshold: config.nsfwThreshold,
   });
   await app.register(eventRoutes, {
     bus: deps.events,

@@ -29,6 +29,13 @@ const optionalText = z
 const urlOr = (fallback: string) =>
   z.preprocess((value) => (value === '' ? undefined : value), z.url().default(fallback));
 
+/**
+ * How sure the NSFW classifier must be before a picture is refused (an upload) or blocked (an
+ * engine's output); the rule is `isFlagged` in src/server/images/nsfw.ts. Ordinary pictures stay
+ * under 0.25 (bench/results/nsfw.md), so 0.7 keeps a wide margin against false refusals.
+ */
+export const defaultNsfwThreshold = 0.7;
+
 /** One variable per price id and credit pack of product.ts, holding the Stripe price it maps to. */
 const stripePriceVariableByPriceId = {
   price_basic: 'STRIPE_PRICE_BASIC',
@@ -88,6 +95,8 @@ const envSchema = z
     GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     GENERATION_STALE_MINUTES: z.coerce.number().min(1).default(30),
     TRAINING_TIMEOUT_MINUTES: z.coerce.number().min(0.05).default(trainingRules.timeoutMinutes),
+    // Lower refuses and blocks more pictures (see defaultNsfwThreshold); above 0, at most 1.
+    NSFW_THRESHOLD: z.coerce.number().gt(0).max(1).default(defaultNsfwThreshold),
     // Fill an empty catalog with the default content at start. Default: on, except in tests.
     SEED_CONTENT: z.enum(['true', 'false', '1', '0', '']).optional(),
     // Files: `local` disk behind our own signed URLs, or an S3-compatible bucket (AWS S3, R2,
@@ -286,6 +295,8 @@ export interface Config {
   jobs: { heartbeatSeconds: number; monitorSeconds: number; retryDelayFactor: number };
   training: { pollSeconds: number; timeoutMinutes: number };
   generation: { concurrency: number; staleAfterMinutes: number };
+  /** Uploads and engine outputs the NSFW classifier flags at this threshold are refused or blocked. */
+  nsfwThreshold: number;
   /** Fill an empty catalog (categories, presets, example photos, quiz) with default content at start. */
   seedContent: boolean;
   storage: StorageConfig;
@@ -423,6 +434,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.GENERATION_CONCURRENCY,
       staleAfterMinutes: e.GENERATION_STALE_MINUTES,
     },
+    nsfwThreshold: e.NSFW_THRESHOLD,
     // Seeding makes pictures (seconds of work), so tests ask for it explicitly.
     seedContent: e.SEED_CONTENT
       ? e.SEED_CONTENT === 'true' || e.SEED_CONTENT === '1'

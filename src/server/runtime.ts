@@ -22,6 +22,7 @@ import { createMemoryEventBus, createPostgresEventBus } from './features/events/
 import { createStudio } from './features/studio/studio.ts';
 import { createTryOn } from './features/tryon/tryon.ts';
 import { analyzePhoto, faceSimilarity } from './images/faces.ts';
+import { warmUp as warmUpNsfw } from './images/nsfw.ts';
 import { startJobQueue } from './jobs/job-queue.ts';
 import { createWorkers, jobTypes } from './jobs/registry.ts';
 
@@ -146,6 +147,10 @@ export async function start(
   const app = config.role === 'worker' ? await buildWorkerApp(deps) : await buildApp(deps);
   if (options.listen !== false) url = await app.listen({ port: config.port, host: config.host });
   else await app.ready();
+  // Every upload and engine output is classified: the model loads now, not during the first one.
+  warmUpNsfw().catch((error: unknown) =>
+    logger.warn({ err: error }, 'the NSFW model did not load'),
+  );
   if (config.role !== 'web') {
     await generation.schedule();
     await tryOn.schedule();

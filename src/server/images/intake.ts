@@ -11,6 +11,7 @@ import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import { messages } from '../../common/messages.ts';
 import { photos } from '../../common/product.ts';
 import { AppError } from '../http/app-error.ts';
+import { classifyNsfw } from './nsfw.ts';
 
 /**
  * The way in for a user's pictures (training photos, try-on person and garment): the multipart body is streamed to a temporary file (never held
@@ -153,11 +154,28 @@ function displayName(name: string | undefined): string {
   return clean.slice(0, 120) || 'photo';
 }
 
-/** Checks and normalises a received photo; throws a 4xx AppError naming what is wrong. */
+/**
+ * Checks and normalises a received photo, then refuses it when the NSFW classifier flags it at
+ * `nsfwThreshold` (the operator's NSFW_THRESHOLD); throws a 4xx AppError naming what is wrong.
+ */
 export async function normalizePhoto(
   file: string,
-  /** The colour transparent parts become (white unless the caller knows better). */
-  options: { background?: string } = {},
+  options: {
+    /** The colour transparent parts become (white unless the caller knows better). */
+    background?: string;
+    nsfwThreshold: number;
+  },
+): Promise<NormalizedPhoto> {
+  const photo = await decodeUpright(file, options);
+  // Judged on the stored JPEG: what would be kept is what is checked.
+  if ((await classifyNsfw(photo.jpeg, options.nsfwThreshold)).flagged)
+    throw new AppError('BAD_REQUEST', messages.validation.reasons.explicit);
+  return photo;
+}
+
+async function decodeUpright(
+  file: string,
+  options: { background?: string },
 ): Promise<NormalizedPhoto> {
   let metadata: Metadata;
   try {

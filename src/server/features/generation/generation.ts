@@ -60,6 +60,7 @@ export function createGeneration(deps: {
     },
     transaction,
     staleAfterMinutes: config.generation.staleAfterMinutes,
+    nsfwThreshold: config.nsfwThreshold,
     logger,
   });
   deps.studio.service.addModelFileSource((tx, modelId) => fileKeysOfModel(tx, modelId));

@@ -11,6 +11,7 @@ import type {
 } from '../../adapters/engine/generation-engine.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
+import { classifyNsfw } from '../../images/nsfw.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import { refund } from '../billing/ledger.ts';
 import type { EnginePreset } from '../catalog/service.ts';
@@ -45,6 +46,8 @@ export interface GenerationWorkerDeps {
    * and refunded.
    */
   staleAfterMinutes: number;
+  /** Images the NSFW classifier flags at this threshold are blocked, whichever engine made them. */
+  nsfwThreshold: number;
   logger: FastifyBaseLogger;
 }
 
@@ -181,6 +184,14 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
 
   /** Ends the generation as the engine's outcome says, storing the image of a success. */
   async function conclude(row: GenerationRow, model: ModelRow, outcome: GenerationOutcome) {
+    if (outcome.status === 'succeeded') {
+      // Our own check on every engine's image: a flagged one ends as a provider's flag does.
+      const { flagged, scores } = await classifyNsfw(outcome.image.bytes, deps.nsfwThreshold);
+      if (flagged) {
+        logger.warn({ generationId: row.id, scores }, 'the NSFW check blocked a generated image');
+        outcome = { status: 'blocked', reference: outcome.reference };
+      }
+    }
     if (outcome.status === 'failed') {
       if (!outcome.reason)
         logger.warn({ generationId: row.id, error: outcome.error }, 'engine failed the generation');

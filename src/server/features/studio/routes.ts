@@ -31,6 +31,8 @@ export interface StudioRoutesOptions {
   engine: TrainingEngine;
   authenticator: Authenticator;
   rateLimited: boolean;
+  /** Uploads the NSFW classifier flags at this threshold are refused. */
+  nsfwThreshold: number;
 }
 
 const tags = ['studio'];
@@ -54,7 +56,7 @@ export async function studioRoutes(
 }
 
 const studioApi: FastifyPluginAsyncZod<StudioRoutesOptions> = async (app, options) => {
-  const { studio, authenticator } = options;
+  const { studio, authenticator, nsfwThreshold } = options;
   await app.register(multipart, {
     limits: { fileSize: photos.maxUploadBytes, files: 1, fields: 4, fieldSize: 1024, parts: 5 },
   });
@@ -100,7 +102,10 @@ const studioApi: FastifyPluginAsyncZod<StudioRoutesOptions> = async (app, option
       const photo = await studio.addPhoto(user.id, async () => {
         const file = await receiveSingleFile(request);
         try {
-          return { fileName: file.fileName, photo: await normalizePhoto(file.path) };
+          return {
+            fileName: file.fileName,
+            photo: await normalizePhoto(file.path, { nsfwThreshold }),
+          };
         } finally {
           await file.discard();
         }

@@ -22,6 +22,8 @@ export interface TryOnRoutesOptions {
   engine: TryOnEngine;
   authenticator: Authenticator;
   rateLimited: boolean;
+  /** Uploads the NSFW classifier flags at this threshold are refused. */
+  nsfwThreshold: number;
 }
 
 const tags = ['try-on'];
@@ -39,7 +41,7 @@ export async function tryOnRoutes(
 }
 
 const tryOnApi: FastifyPluginAsyncZod<TryOnRoutesOptions> = async (app, options) => {
-  const { tryOn, authenticator } = options;
+  const { tryOn, authenticator, nsfwThreshold } = options;
   await app.register(multipart, {
     limits: { fileSize: tryOnRules.maxUploadBytes, files: 2, fields: 2, fieldSize: 256, parts: 5 },
   });
@@ -86,13 +88,14 @@ const tryOnApi: FastifyPluginAsyncZod<TryOnRoutesOptions> = async (app, options)
         const garmentFile = upload.files.get('garment');
         const generationId = upload.fields.get('personGenerationId')?.trim();
         const person: PersonSource | undefined = personFile
-          ? { upload: await normalizePhoto(personFile.path) }
+          ? { upload: await normalizePhoto(personFile.path, { nsfwThreshold }) }
           : generationId
             ? { generationId }
             : undefined;
         const garment = garmentFile
           ? await normalizePhoto(garmentFile.path, {
               background: await garmentBackdrop(garmentFile.path),
+              nsfwThreshold,
             })
           : undefined;
         return reply.status(201).send({ tryOn: await tryOn.create(user.id, person, garment) });

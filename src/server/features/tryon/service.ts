@@ -14,6 +14,7 @@ import {
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
+import { classifyNsfw } from '../../images/nsfw.ts';
 import type { NormalizedPhoto } from '../../images/intake.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
@@ -43,6 +44,8 @@ export interface TryOnServiceDeps {
   generationImageKey(userId: string, generationId: string): Promise<string>;
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   publicUrl: string;
+  /** Results the NSFW classifier flags at this threshold are blocked, whichever engine made them. */
+  nsfwThreshold: number;
   logger: FastifyBaseLogger;
 }
 
@@ -98,8 +101,8 @@ export function createTryOnService(deps: TryOnServiceDeps) {
 
   /**
    * Ends a try-on once: completed with its stored result, failed with a reason and a refund, or
-   * blocked by the provider's safety filter with a reason and no refund. Answers whether this call
-   * ended it.
+   * blocked by a safety filter (the provider's, or our NSFW check) with a reason and no refund.
+   * Answers whether this call ended it.
    */
   async function end(
     id: string,
@@ -108,6 +111,14 @@ export function createTryOnService(deps: TryOnServiceDeps) {
     let resultKey: string | null = null;
     const row = await findTryOnById(db, id);
     if (!row || row.status !== 'processing') return false;
+    if (state.status === 'succeeded') {
+      // Our own check on every engine's result: a flagged one ends as a provider's flag does.
+      const { flagged, scores } = await classifyNsfw(state.image.bytes, deps.nsfwThreshold);
+      if (flagged) {
+        logger.warn({ tryOnId: id, scores }, 'the NSFW check blocked a try-on result');
+        state = { status: 'failed', error: messages.tryon.errors.contentModeration, blocked: true };
+      }
+    }
     if (state.status === 'succeeded') {
       // A key per ending: when the webhook and the poller end the try-on together, the one that
       // comes second deletes its own copy, never the stored result.

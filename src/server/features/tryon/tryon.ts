@@ -34,6 +34,7 @@ export function createTryOn(deps: {
     generationImageKey: (userId, id) => deps.generation.service.imageKeyOf(userId, id),
     transaction: deps.billing.ledger.transaction,
     publicUrl: deps.config.publicUrl,
+    nsfwThreshold: deps.config.nsfwThreshold,
     logger: deps.logger,
   });
   const workers = [
