@@ -882,7 +882,7 @@ export const messages = {
     likenessHint: 'How closely the face matches your training photos',
     preview: 'Preview',
     previewHint:
-      'Made by the built-in preview engine from your own photos, not by a trained AI model.',
+      'Made on this server by the offline studio engine: you, cut out of your own photos and lit into the scene. AI generation from a trained model needs an image provider.',
     favourite: 'Add to favourites',
     unfavourite: 'Remove from favourites',
     favouriteFailed: 'Failed to update your favourites. Please try again.',
@@ -893,9 +893,7 @@ export const messages = {
         'This usually takes under a minute. You can close this window: the photo appears in your list by itself.',
       openDetail: 'Open full page',
     },
-    // The local preview engine's failures (shown on the failed generation; the credit is refunded).
-    presetPictureMissing: 'This style has no picture to work from yet.',
-    presetNoFace: "We couldn't find a face in this style's picture to put yours into.",
+    // The offline studio engine's failure (shown on the failed generation; the credit is refunded).
     likenessMissing: "Your AI model's face data could not be read. Please train the model again.",
     status: {
       processing: 'Processing',
@@ -1064,7 +1062,7 @@ export const messages = {
     processingText: `Working on it. This takes about ${tryOnNumbers.durationSecondsMin}-${tryOnNumbers.durationSecondsMax} seconds.`,
     preview: 'Preview',
     previewHint:
-      'Made by the built-in preview engine: the garment laid over the photo, not an AI render.',
+      'Made on this server by the offline studio engine: the garment fitted to your shoulders and lit like the photo, not an AI render.',
     status: {
       processing: 'Processing',
       completed: 'Ready',

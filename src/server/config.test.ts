@@ -94,7 +94,7 @@ describe('image engine configuration', () => {
   };
 
   it('is local by default', () => {
-    expect(loadConfig({ DATA_DIR: dataDir() }).engine).toEqual({ provider: 'local' });
+    expect(loadConfig({ DATA_DIR: dataDir() }).engine).toEqual({ provider: 'local', draft: false });
   });
 
   it('reads Replicate with its defaults', () => {

@@ -142,6 +142,9 @@ const envSchema = z
     ...stripePriceVariables,
     // The image engine: `local` (in-process likeness previews, no GPU) or a GPU service.
     IMAGE_ENGINE: z.enum(['local', 'replicate', 'fal']).default('local'),
+    // The local engine's pictures at composition size (512×640) without super-resolution: for
+    // development machines and tests that do not look at pictures. Unset: HD (2048×2560).
+    LOCAL_ENGINE_DRAFT: flag,
     // Replicate (IMAGE_ENGINE=replicate): token, webhook secret, the pinned trainer version and the
     // account that owns the trained models are required; the URL and trainer have defaults.
     REPLICATE_API_TOKEN: optionalText,
@@ -327,7 +330,7 @@ export interface S3Config {
 }
 
 export type EngineConfig =
-  | { provider: 'local' }
+  | { provider: 'local'; draft: boolean }
   | { provider: 'replicate'; replicate: ReplicateConfig }
   | { provider: 'fal'; fal: FalConfig };
 
@@ -513,7 +516,7 @@ function engineConfig(e: z.infer<typeof envSchema>): EngineConfig {
         webhookJwksUrl: e.FAL_WEBHOOK_JWKS_URL,
       },
     };
-  return { provider: 'local' };
+  return { provider: 'local', draft: e.LOCAL_ENGINE_DRAFT };
 }
 
 function billingConfig(e: z.infer<typeof envSchema>): BillingConfig {

@@ -97,6 +97,8 @@ export async function startProcess(
     AUTH_SECRET: authSecret,
     JOB_POLL_SECONDS: '0.5',
     SHUTDOWN_TIMEOUT_MS: '5000',
+    // Jobs and events are under test here, not pictures: no super-resolution.
+    LOCAL_ENGINE_DRAFT: 'true',
     ...options.env,
   });
   return { name, dataDir, url, ...spawned };

@@ -10,7 +10,7 @@ export function createGenerationEngine(config: Config, storage: Storage): Genera
   const engine = config.engine;
   switch (engine.provider) {
     case 'local':
-      return createLocalGenerationEngine({ storage });
+      return createLocalGenerationEngine({ storage, draft: engine.draft });
     case 'replicate':
       return createReplicateGenerationEngine(engine.replicate);
     case 'fal':

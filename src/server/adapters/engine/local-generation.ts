@@ -42,7 +42,14 @@ export const localGenerationRules = {
   jpegQuality: 90,
 } as const;
 
-export function createLocalGenerationEngine({ storage }: { storage: Storage }): GenerationEngine {
+export function createLocalGenerationEngine({
+  storage,
+  draft = false,
+}: {
+  storage: Storage;
+  /** Pictures at canvas size, without super-resolution (LOCAL_ENGINE_DRAFT). */
+  draft?: boolean;
+}): GenerationEngine {
   const failed = (reason: string): GenerationOutcome => ({
     status: 'failed',
     error: reason,
@@ -81,7 +88,7 @@ export function createLocalGenerationEngine({ storage }: { storage: Storage }): 
       const scene = sceneOf(request);
       const picture = await renderPicture(await loadCutout(storage, chosen), scene, seed, signal);
       checkAborted(signal);
-      const hd = grainAfterUpscale(await upscaleToHd(picture), scene, seed);
+      const hd = draft ? picture : grainAfterUpscale(await upscaleToHd(picture), scene, seed);
       checkAborted(signal);
       const jpeg = await sharp(hd.data, {
         raw: { width: hd.width, height: hd.height, channels: 3 },

@@ -38,9 +38,8 @@ let app: TestApp;
 let api: ReturnType<typeof apiCaller>;
 let pro: SignedInUser;
 let proModel: UserModel;
-/** Presets with a real portrait as their picture, and one without a picture (it cannot be made). */
+/** Presets of the offline studio's scenes (read from their prompts). */
 let portraitPresets: string[];
-let pictureless: string;
 
 async function trainedUser(priceId: 'price_pro' | 'price_basic') {
   const user = await signUp(app);
@@ -79,15 +78,26 @@ async function addPresets() {
     });
     ids.push(id);
   }
-  await db.insert(presets).values({
-    id: 'preset-blank',
-    manualId: 'blank',
-    categoryId: 'portraits',
-    displayName: 'No picture yet',
-    prompt: '{trigger} in a garden',
-    orderIndex: 9,
-  });
-  return { ids, blank: 'preset-blank' };
+  return ids;
+}
+
+/**
+ * Runs `work` while the model's likeness profile cannot be read, so every picture of it fails
+ * at once with the engine's reason (and is refunded), then puts the profile back.
+ */
+async function withUnreadableProfile<T>(model: UserModel, work: () => Promise<T>): Promise<T> {
+  const [row] = await app.deps.database.db
+    .select({ weights: userModels.weights })
+    .from(userModels)
+    .where(eq(userModels.id, model.id));
+  const key = row!.weights!;
+  const profile = await app.deps.storage.read(key);
+  await app.deps.storage.put(key, Buffer.from('{}'), 'application/json');
+  try {
+    return await work();
+  } finally {
+    await app.deps.storage.put(key, profile, 'application/json');
+  }
 }
 
 async function credits(user: SignedInUser) {
@@ -108,7 +118,7 @@ beforeAll(async () => {
   // Listening: the event stream is read over real HTTP.
   app = await createTestApp({ listen: true });
   api = apiCaller(app);
-  ({ ids: portraitPresets, blank: pictureless } = await addPresets());
+  portraitPresets = await addPresets();
   ({ user: pro, model: proModel } = await trainedUser('price_pro'));
 });
 afterAll(async () => {
@@ -146,17 +156,15 @@ describe('one image from a preset', () => {
 
   it('fails with its reason and refunds the credit exactly once', async () => {
     const before = await credits(pro);
-    const created = await api.call<{ generation: Generation }>(pro, 'POST', '/api/generations', {
-      userModelId: proModel.id,
-      presetId: pictureless,
+    const failed = await withUnreadableProfile(proModel, async () => {
+      const created = await api.call<{ generation: Generation }>(pro, 'POST', '/api/generations', {
+        userModelId: proModel.id,
+        presetId: portraitPresets[0],
+      });
+      expect(created.status).toBe(201);
+      return generationWhen(pro, created.body.generation.id, (g) => g.status === 'failed');
     });
-    expect(created.status).toBe(201);
-    const failed = await generationWhen(
-      pro,
-      created.body.generation.id,
-      (g) => g.status === 'failed',
-    );
-    expect(failed.failureReason).toBeTruthy();
+    expect(failed.failureReason).toBe(messages.generation.likenessMissing);
     expect(failed.imageUrl).toBeNull();
     expect(await credits(pro)).toBe(before);
     const rows = await app.deps.database.db
@@ -186,7 +194,7 @@ describe('one image from a preset', () => {
 });
 
 describe('custom prompts', () => {
-  it('makes an image for a Pro user, from the preset closest to the prompt', async () => {
+  it('makes an image for a Pro user from the scene its prompt describes', async () => {
     const created = await api.call<{ generation: Generation }>(
       pro,
       'POST',
@@ -320,38 +328,41 @@ describe('bulk', () => {
       })),
     );
     const before = await credits(pro);
-    const created = await api.call<{ bulkJob: BulkJob; queued: number }>(
-      pro,
-      'POST',
-      '/api/bulk-jobs',
-      {
-        kind: 'presets',
-        userModelId: proModel.id,
-        // Not the catalog's order: the job keeps the order selected.
-        presetIds: ids.toReversed(),
-      },
-    );
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body.queued).toBe(100);
-    // Workers start at once (and these fail fast), so count the spends rather than the balance.
-    const job = await api.call<{ generations: Generation[] }>(
-      pro,
-      'GET',
-      `/api/bulk-jobs/${created.body.bulkJob.id}`,
-    );
-    expect(job.body.generations.map((g) => g.presetId)).toEqual(ids.toReversed());
-    const spends = await db
-      .select()
-      .from(creditLedger)
-      .where(and(eq(creditLedger.userId, pro.id), eq(creditLedger.reason, 'bulk_generation')));
-    const references = new Set(spends.map((row) => row.reference));
-    expect(job.body.generations.every((g) => references.has(`generation:${g.id}`))).toBe(true);
-    // These presets have no picture: each fails and is refunded once.
-    await waitFor(
-      () => api.call<{ bulkJob: BulkJob }>(pro, 'GET', `/api/bulk-jobs/${created.body.bulkJob.id}`),
-      (response) => response.body.bulkJob.status !== 'processing',
-      120_000,
-    );
+    // The profile is unreadable meanwhile: each picture fails at once and is refunded once.
+    await withUnreadableProfile(proModel, async () => {
+      const created = await api.call<{ bulkJob: BulkJob; queued: number }>(
+        pro,
+        'POST',
+        '/api/bulk-jobs',
+        {
+          kind: 'presets',
+          userModelId: proModel.id,
+          // Not the catalog's order: the job keeps the order selected.
+          presetIds: ids.toReversed(),
+        },
+      );
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.queued).toBe(100);
+      // Workers start at once (and these fail fast), so count the spends rather than the balance.
+      const job = await api.call<{ generations: Generation[] }>(
+        pro,
+        'GET',
+        `/api/bulk-jobs/${created.body.bulkJob.id}`,
+      );
+      expect(job.body.generations.map((g) => g.presetId)).toEqual(ids.toReversed());
+      const spends = await db
+        .select()
+        .from(creditLedger)
+        .where(and(eq(creditLedger.userId, pro.id), eq(creditLedger.reason, 'bulk_generation')));
+      const references = new Set(spends.map((row) => row.reference));
+      expect(job.body.generations.every((g) => references.has(`generation:${g.id}`))).toBe(true);
+      await waitFor(
+        () =>
+          api.call<{ bulkJob: BulkJob }>(pro, 'GET', `/api/bulk-jobs/${created.body.bulkJob.id}`),
+        (response) => response.body.bulkJob.status !== 'processing',
+        120_000,
+      );
+    });
     expect(await credits(pro)).toBe(before);
     await db.delete(presets).where(like(presets.id, 'bulk-preset-%'));
   });

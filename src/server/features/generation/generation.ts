@@ -56,7 +56,6 @@ export function createGeneration(deps: {
     sources: {
       modelById: (id) => deps.studio.service.modelById(id),
       enginePreset: (id) => catalog.enginePreset(id),
-      closestPreset: (prompt) => catalog.closestPreset(prompt),
     },
     transaction,
     staleAfterMinutes: config.generation.staleAfterMinutes,

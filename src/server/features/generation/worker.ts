@@ -37,7 +37,6 @@ export interface GenerationWorkerDeps {
   sources: {
     modelById(id: string): Promise<ModelRow | undefined>;
     enginePreset(id: string): Promise<EnginePreset | undefined>;
-    closestPreset(prompt: string): Promise<EnginePreset | undefined>;
   };
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   /**
@@ -169,12 +168,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
       if (!preset) return undefined;
       return { prompt: preset.prompt.replaceAll('{trigger}', model.triggerWord), preset };
     }
-    const prompt = `photo of ${model.triggerWord}, ${row.promptText ?? ''}`;
-    // Only the local engine composes into a picture; text-to-image engines need no preset.
-    const preset = engine.makesPreviews
-      ? await sources.closestPreset(row.promptText ?? '')
-      : undefined;
-    return { prompt, preset };
+    return { prompt: `photo of ${model.triggerWord}, ${row.promptText ?? ''}`, preset: undefined };
   }
 
   /** Notes news of the generation's job (or, with null, that it is back in the queue). */
@@ -270,7 +264,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
                   gender: model.gender as Gender,
                   prompt: request.prompt,
                   preset: request.preset
-                    ? { id: request.preset.id, imageKey: request.preset.imageKey }
+                    ? { id: request.preset.id, scene: request.preset.scene }
                     : null,
                 },
                 job.signal,
