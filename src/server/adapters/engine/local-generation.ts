@@ -12,7 +12,7 @@ import type {
 import { readLikenessProfile, type LikenessProfile } from './local-training.ts';
 import { previewBadgeOverlay } from './preview-badge.ts';
 import { backdropLight, paintBackdrop } from './studio/backdrops.ts';
-import { composePerson, type Cutout } from './studio/compose.ts';
+import { composePerson, protectFace, type Cutout } from './studio/compose.ts';
 import { loadCutout } from './studio/cutouts.ts';
 import { readPrompt } from './studio/prompt.ts';
 import { sceneSchema, type RgbImage, type Scene } from './studio/scene.ts';
@@ -86,7 +86,11 @@ export function createLocalGenerationEngine({
       if (!(await storage.exists(chosen.key))) return failed(messages.generation.likenessMissing);
 
       const scene = sceneOf(request);
-      const picture = await renderPicture(await loadCutout(storage, chosen), scene, seed, signal);
+      // HD pictures get their grain after super-resolution, at the size it is seen.
+      const picture = await renderPicture(await loadCutout(storage, chosen), scene, seed, {
+        grain: draft,
+        signal,
+      });
       checkAborted(signal);
       const hd = draft ? picture : grainAfterUpscale(await upscaleToHd(picture), scene, seed);
       checkAborted(signal);
@@ -122,13 +126,15 @@ export async function renderPicture(
   cutout: Cutout,
   scene: Scene,
   seed: number,
-  signal?: AbortSignal,
+  options: { grain?: boolean; signal?: AbortSignal } = {},
 ): Promise<RgbImage> {
   const { width, height } = localGenerationRules.canvas;
   const backdrop = await paintBackdrop(scene, width, height, seed);
-  if (signal?.aborted) throw new EngineError('The picture was cancelled', { transient: true });
+  if (options.signal?.aborted)
+    throw new EngineError('The picture was cancelled', { transient: true });
   const composition = composePerson(backdrop, cutout, scene, backdropLight(scene).ambient);
-  return finishPicture(composition.image, scene, seed);
+  const finished = finishPicture(composition.image, scene, seed, { grain: options.grain ?? true });
+  return protectFace(finished, composition.image, composition.landmarks, scene.treatment);
 }
 
 /** A generation's seed: stable for its id, so a retry paints the same picture. */

@@ -162,7 +162,11 @@ export function createLocalTrainingEngine({ storage }: { storage: Storage }): Tr
 
     const folder = ['users', request.userId, 'models', request.modelId, 'likeness'] as const;
     await storage.deletePrefix(`${storageKey(...folder)}/`);
-    const ranked = [...usable].sort((a, b) => b.quality - a.quality);
+    // The best photos, and among them the most typical of the person: a picture made from a
+    // photo that looks most like all the others keeps the likeness best.
+    const embedding = meanEmbedding(usable.map((c) => c.face.embedding));
+    const rank = (c: Candidate) => c.quality * faceSimilarity(c.face.embedding, embedding);
+    const ranked = [...usable].sort((a, b) => rank(b) - rank(a));
     const cutouts: LikenessCutout[] = [];
     for (const candidate of ranked) {
       if (cutouts.length === likenessRules.maxCutouts) break;
@@ -187,7 +191,7 @@ export function createLocalTrainingEngine({ storage }: { storage: Storage }): Tr
       modelId: request.modelId,
       createdAt: new Date().toISOString(),
       cutouts,
-      embedding: meanEmbedding(usable.map((c) => c.face.embedding)),
+      embedding,
       photos: { read: entries.length, usable: usable.length },
     };
     const weights = storageKey(...folder, 'profile.json');

@@ -58,10 +58,10 @@ export const compositionRules = {
    * How much the light's colour tints the person: skin lit by a coloured light keeps much of
    * its own colour (a full tint turns faces purple in space and cyan under water).
    */
-  keyTint: 0.45,
-  ambientTintAmount: 0.6,
+  keyTint: 0.3,
+  ambientTintAmount: 0.4,
   /** Linear-light exposure the person's mid-tones are brought towards, per time of day. */
-  exposure: { day: 0.2, golden: 0.18, dusk: 0.14, night: 0.11 } satisfies Record<
+  exposure: { day: 0.2, golden: 0.19, dusk: 0.17, night: 0.15 } satisfies Record<
     Scene['time'],
     number
   >,
@@ -70,7 +70,7 @@ export const compositionRules = {
   minExposureGain: 0.6,
   /** The key light's fall-off across the body at full strength: lit side gain, shaded side gain. */
   keyLit: 1.25,
-  keyShade: 0.55,
+  keyShade: 0.65,
   /** Width of the rim light and the light wrap, × the eye distance on the canvas. */
   rimWidth: 0.22,
   wrapWidth: 0.18,
@@ -256,6 +256,34 @@ function decontaminateEdges(
   }
 }
 
+/** 1 inside the face (eyebrows to chin, cheek to cheek), fading to 0 just outside it. */
+function insideFace(landmarks: FaceLandmarks, x: number, y: number): number {
+  const face = faceGeometry(landmarks);
+  const r = Math.hypot(
+    (x - face.eyeMid[0]) / (face.eyeDistance * 1.2),
+    (y - face.eyeMid[1] - face.down * 0.45) / (face.down * 2),
+  );
+  return 1 - smoothstep(0.8, 1.15, r);
+}
+
+/** `sample` averaged over five taps across `spread` pixels of the row (a sideways blur). */
+function sampleSmoothed(
+  cutout: Cutout,
+  x: number,
+  y: number,
+  spread: number,
+  out: [number, number, number],
+): number {
+  const tap: [number, number, number] = [0, 0, 0];
+  let alpha = 0;
+  out[0] = out[1] = out[2] = 0;
+  for (let k = -2; k <= 2; k++) {
+    alpha += sample(cutout, x + (k * spread) / 2, y, tap) / 5;
+    for (let c = 0; c < 3; c++) out[c]! += tap[c]! / 5;
+  }
+  return alpha;
+}
+
 /** Relative luminance of a linear RGB colour. */
 function luminance(r: number, g: number, b: number): number {
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
@@ -308,6 +336,7 @@ export function composePerson(
   const sideFade = Math.max(1, rules.sideFade * width) / scale;
   const rgb: [number, number, number] = [0, 0, 0];
   const { width: cw, height: ch } = cutout.image;
+  const extendDown = touchesEdge(cutout, 'bottom');
   let minX = width;
   let maxX = 0;
   let minY = height;
@@ -315,10 +344,19 @@ export function composePerson(
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const [sx, sy] = apply(toCutout, [x + 0.5, y + 0.5]);
-      const a = sample(cutout, sx - 0.5, sy - 0.5, rgb);
+      // Below a photo that cuts the body, the body goes on: its last rows, smoothed sideways
+      // more the further down, so the clothes continue out of frame instead of ending in a line.
+      const below = extendDown ? sy - (ch - 1.5) : 0;
+      const a =
+        below > 0
+          ? sampleSmoothed(cutout, sx - 0.5, ch - 1.5, Math.min(below * 0.5, cw * 0.04), rgb)
+          : sample(cutout, sx - 0.5, sy - 0.5, rgb);
       if (a <= 0.002) continue;
-      // The photo's own border, where it cuts the person, fades rather than ending in a line.
-      const border = Math.min(sy / topFade, Math.min(sx, cw - sx, ch - sy) / sideFade);
+      // The photo's other borders, where they cut the person, fade rather than end in a line.
+      const border = Math.min(
+        sy / topFade,
+        Math.min(sx, cw - sx, extendDown ? Infinity : ch - sy) / sideFade,
+      );
       const i = y * width + x;
       alpha[i] = a * Math.min(1, Math.max(0, border));
       person[i * 3] = toLinear(rgb[0]);
@@ -425,7 +463,14 @@ export function composePerson(
             ? Math.abs(side)
             : Math.max(0, rimFromLeft ? -side : side);
         const top = y < (minY + maxY) / 2 ? 0.5 : 0;
-        const amount = edge * scene.rim.strength * Math.min(1, 0.35 + away + top) * 0.6;
+        // Never across the face itself (a close selfie's silhouette runs along the cheeks):
+        // a rim there hides the features the likeness rests on.
+        const amount =
+          edge *
+          scene.rim.strength *
+          Math.min(1, 0.35 + away + top) *
+          0.6 *
+          (1 - insideFace(landmarks, x + 0.5, y + 0.5));
         for (let c = 0; c < 3; c++) person[i * 3 + c]! += rim[c]! * amount * 0.5;
       }
     }
@@ -543,4 +588,57 @@ function dyeClothes(
     for (let c = 0; c < 3; c++)
       person[i * 3 + c] = person[i * 3 + c]! * (1 - m) + toLinear(out[c]!) * m;
   }
+}
+
+/**
+ * How much of the face's look before the finishing treatment comes back over the finished
+ * picture: enough that a style never blurs or recolours away the features the likeness rests on,
+ * little enough that the face still belongs to the picture. Monochrome styles keep their tones
+ * (only the lightness comes back).
+ */
+export const faceProtection = {
+  amount: 0.5,
+  lightnessOnly: ['mono', 'sepia', 'duotone', 'sketch'] as readonly Scene['treatment'][],
+  /** The protected ellipse, × the eye distance: across and down from the eyes' midpoint. */
+  radiusAcross: 1.25,
+  radiusDown: 1.6,
+  centreDown: 0.45,
+};
+
+export function protectFace(
+  finished: RgbImage,
+  before: RgbImage,
+  landmarks: FaceLandmarks,
+  treatment: Scene['treatment'],
+): RgbImage {
+  const rules = faceProtection;
+  const face = faceGeometry(landmarks);
+  const cx = face.eyeMid[0];
+  const cy = face.eyeMid[1] + face.eyeDistance * rules.centreDown;
+  const rx = face.eyeDistance * rules.radiusAcross;
+  const ry = face.eyeDistance * rules.radiusDown;
+  const { width, height } = finished;
+  const out = Buffer.from(finished.data);
+  const lightnessOnly = rules.lightnessOnly.includes(treatment);
+  const p: [number, number, number] = [0, 0, 0];
+  const q: [number, number, number] = [0, 0, 0];
+  const rgb: [number, number, number] = [0, 0, 0];
+  for (let y = Math.max(0, Math.floor(cy - ry)); y < Math.min(height, Math.ceil(cy + ry)); y++) {
+    for (let x = Math.max(0, Math.floor(cx - rx)); x < Math.min(width, Math.ceil(cx + rx)); x++) {
+      const r = Math.hypot((x + 0.5 - cx) / rx, (y + 0.5 - cy) / ry);
+      if (r >= 1) continue;
+      const k = rules.amount * (1 - smoothstep(0.55, 1, r));
+      const o = (y * width + x) * 3;
+      if (lightnessOnly) {
+        rgbToLab(out[o]!, out[o + 1]!, out[o + 2]!, p);
+        rgbToLab(before.data[o]!, before.data[o + 1]!, before.data[o + 2]!, q);
+        labToRgb(p[0] + (q[0] - p[0]) * k, p[1], p[2], rgb);
+        for (let c = 0; c < 3; c++) out[o + c] = Math.round(rgb[c]!);
+      } else {
+        for (let c = 0; c < 3; c++)
+          out[o + c] = Math.round(out[o + c]! + (before.data[o + c]! - out[o + c]!) * k);
+      }
+    }
+  }
+  return { data: out, width, height };
 }
