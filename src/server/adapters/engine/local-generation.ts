@@ -37,8 +37,13 @@ import { EngineError } from './training-engine.ts';
 export const localGenerationRules = {
   /** The composition's size (4:5 portrait); ×4 super-resolution makes it 2048×2560. */
   canvas: { width: 512, height: 640 },
-  /** Cut-outs a generation chooses among by its seed (the best ones; fewer when fewer exist). */
+  /**
+   * Cut-outs a generation chooses among by its seed, so repeats differ: the best few, and only
+   * those nearly as typical of the person as the most typical one (a picture keeps the likeness
+   * of the photo it is made from).
+   */
   cutoutChoices: 3,
+  minTypicality: 0.97,
   jpegQuality: 90,
 } as const;
 
@@ -81,7 +86,12 @@ export function createLocalGenerationEngine({
       const profile = await readProfile(request.weights);
       if (!profile) return failed(messages.generation.likenessMissing);
       const seed = seedOf(request.generationId);
-      const choices = profile.cutouts.slice(0, localGenerationRules.cutoutChoices);
+      const rules = localGenerationRules;
+      const mostTypical = Math.max(...profile.cutouts.map((c) => c.typicality));
+      const choices = profile.cutouts
+        .slice(0, rules.cutoutChoices)
+        .filter((c) => c.typicality >= mostTypical * rules.minTypicality);
+      if (choices.length === 0) choices.push(profile.cutouts[0]!);
       const chosen = choices[seed % choices.length]!;
       if (!(await storage.exists(chosen.key))) return failed(messages.generation.likenessMissing);
 

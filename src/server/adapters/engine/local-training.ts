@@ -63,6 +63,8 @@ const likenessCutoutSchema = z.object({
   sharpness: z.number(),
   /** 1 = looking straight at the camera, 0 = in profile (from the nose's offset between the eyes). */
   frontalness: z.number(),
+  /** Its face's similarity to the profile's mean descriptor: how typical of the person it is. */
+  typicality: z.number(),
 });
 
 export const likenessProfileSchema = z.object({
@@ -183,6 +185,7 @@ export function createLocalTrainingEngine({ storage }: { storage: Storage }): Tr
         score: candidate.face.score,
         sharpness: candidate.face.sharpness,
         frontalness: candidate.frontalness,
+        typicality: faceSimilarity(candidate.face.embedding, embedding),
       });
     }
     if (cutouts.length === 0) return { status: 'failed', error: messages.training.noUsableFace };

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { and, eq, inArray, isNull, like } from 'drizzle-orm';
+import { and, eq, isNull, like } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BulkJob, Generation, GenerationsPage } from '../../../common/api/generation.ts';
@@ -17,7 +17,6 @@ import {
 } from '../../db/schema/index.ts';
 import { adjust } from '../billing/ledger.ts';
 import { storeImage } from '../catalog/images.ts';
-import { createCatalogService } from '../catalog/service.ts';
 import {
   apiCaller,
   fixturePhoto,

@@ -452,7 +452,8 @@ export function composePerson(
       // Near the silhouette's edge: the matte is full but its blur is not.
       const edge = Math.max(0, Math.min(1, (a - inner[i]!) * 2.5));
       if (edge <= 0) continue;
-      const wrap = edge * rules.wrapStrength;
+      // Not across the face either: the backdrop's light there blurs the cheeks' outline.
+      const wrap = edge * rules.wrapStrength * (1 - insideFace(landmarks, x + 0.5, y + 0.5));
       for (let c = 0; c < 3; c++)
         person[i * 3 + c] = person[i * 3 + c]! * (1 - wrap) + wrapSource[i * 3 + c]! * wrap;
       if (rim && scene.rim) {
