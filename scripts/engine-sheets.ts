@@ -46,7 +46,9 @@ const people: Record<string, string[]> = {
   'person-a': ['a-01', 'a-02', 'a-03', 'a-04', 'a-05', 'a-06', 'a-07', 'a-08'].map(
     (n) => `assets/seed/person-a/${n}.jpg`,
   ),
-  'person-b': ['b-01', 'b-02', 'b-03', 'b-04'].map((n) => `tests/fixtures/photos/person-b/${n}.jpg`),
+  'person-b': ['b-01', 'b-02', 'b-03', 'b-04'].map(
+    (n) => `tests/fixtures/photos/person-b/${n}.jpg`,
+  ),
 };
 // People of the default content (assets/people, see its LICENSES.md), when present.
 try {
@@ -62,7 +64,12 @@ try {
 const presets = defaultCategories.flatMap((category) => category.presets.slice(0, 2));
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'likeness-engine-sheets-'));
-const storage = new LocalStorage({ root, secret: 'engine-sheets', defaultTtlSeconds: 3600, publicPath: '/f' });
+const storage = new LocalStorage({
+  root,
+  secret: 'engine-sheets',
+  defaultTtlSeconds: 3600,
+  publicPath: '/f',
+});
 const engine = createLocalGenerationEngine({ storage });
 
 async function label(picture: Buffer, text: string): Promise<Buffer> {
@@ -82,7 +89,13 @@ async function sheet(file: string, tiles: Buffer[]) {
   await sharp({
     create: { width: columns * tile.width, height: rows * height, channels: 3, background: '#111' },
   })
-    .composite(tiles.map((input, i) => ({ input, left: (i % columns) * tile.width, top: Math.floor(i / columns) * height })))
+    .composite(
+      tiles.map((input, i) => ({
+        input,
+        left: (i % columns) * tile.width,
+        top: Math.floor(i / columns) * height,
+      })),
+    )
     .png({ compressionLevel: 9, palette: true, quality: 90 })
     .toFile(file);
   console.log('wrote', file);
@@ -92,11 +105,23 @@ for (const [person, files] of Object.entries(people)) {
   if (only.length > 0 && !only.includes(person)) continue;
   const photos = files.map((f) => readFileSync(f));
   const zipKey = storageKey('users', 'u', 'image_zips', `${person}.zip`);
-  await storage.put(zipKey, Buffer.from(zipSync(Object.fromEntries(photos.map((b, i) => [`image_${i + 1}.jpg`, b])))), 'application/zip');
+  await storage.put(
+    zipKey,
+    Buffer.from(zipSync(Object.fromEntries(photos.map((b, i) => [`image_${i + 1}.jpg`, b])))),
+    'application/zip',
+  );
   const started = await createLocalTrainingEngine({ storage }).start({
-    modelId: person, userId: 'u', zipKey, zipUrl: '', triggerWord: 'ohwx', steps: 1, gender: 'woman', webhookUrl: null,
+    modelId: person,
+    userId: 'u',
+    zipKey,
+    zipUrl: '',
+    triggerWord: 'ohwx',
+    steps: 1,
+    gender: 'woman',
+    webhookUrl: null,
   });
-  if (started.state?.status !== 'succeeded') throw new Error(`${person}: ${JSON.stringify(started.state)}`);
+  if (started.state?.status !== 'succeeded')
+    throw new Error(`${person}: ${JSON.stringify(started.state)}`);
   const weights = started.state.weights;
   const profile = await readLikenessProfile(storage, weights);
   let own = 0;
@@ -108,8 +133,18 @@ for (const [person, files] of Object.entries(people)) {
   console.log(`${person}: own photos' likeness ${own.toFixed(3)}`);
   const cutout = await loadCutout(storage, profile.cutouts[0]!);
   for (const [kind, jobs] of [
-    ['presets', presets.map((p) => ({ name: p.displayName, prompt: p.prompt.replaceAll('{trigger}', 'ohwx'), preset: { id: p.manualId, scene: p.scene ?? null } }))],
-    ['prompts', samplePrompts.map((p) => ({ name: p, prompt: `photo of ohwx, ${p}`, preset: null }))],
+    [
+      'presets',
+      presets.map((p) => ({
+        name: p.displayName,
+        prompt: p.prompt.replaceAll('{trigger}', 'ohwx'),
+        preset: { id: p.manualId, scene: p.scene ?? null },
+      })),
+    ],
+    [
+      'prompts',
+      samplePrompts.map((p) => ({ name: p, prompt: `photo of ohwx, ${p}`, preset: null })),
+    ],
   ] as const) {
     const tiles: Buffer[] = [];
     for (const [index, job] of jobs.entries()) {
@@ -117,20 +152,38 @@ for (const [person, files] of Object.entries(people)) {
       let note = '';
       if (hd) {
         const outcome = await engine.generate(
-          { generationId: `${person}-${kind}-${index}`, userId: 'u', weights, triggerWord: 'ohwx', gender: 'woman', prompt: job.prompt, preset: job.preset },
+          {
+            generationId: `${person}-${kind}-${index}`,
+            userId: 'u',
+            weights,
+            triggerWord: 'ohwx',
+            gender: 'woman',
+            prompt: job.prompt,
+            preset: job.preset,
+          },
           new AbortController().signal,
         );
-        if (outcome.status !== 'succeeded') throw new Error(`${job.name}: ${JSON.stringify(outcome)}`);
+        if (outcome.status !== 'succeeded')
+          throw new Error(`${job.name}: ${JSON.stringify(outcome)}`);
         picture = outcome.image.bytes;
         const meta = await sharp(picture).metadata();
         const { faces } = await analyzePhoto(picture);
-        const score = Math.max(0, ...faces.map((f) => faceSimilarity(f.embedding, profile.embedding)));
+        const score = Math.max(
+          0,
+          ...faces.map((f) => faceSimilarity(f.embedding, profile.embedding)),
+        );
         note = ` ${(score / own).toFixed(2)}×`;
-        console.log(`${person} ${kind} ${job.name}: ${meta.width}x${meta.height}, likeness ${score.toFixed(3)} = ${(score / own).toFixed(2)}× own`);
+        console.log(
+          `${person} ${kind} ${job.name}: ${meta.width}x${meta.height}, likeness ${score.toFixed(3)} = ${(score / own).toFixed(2)}× own`,
+        );
       } else {
         const scene = sceneOf({ prompt: job.prompt, triggerWord: 'ohwx', preset: job.preset });
         const image = await renderPicture(cutout, scene, index);
-        picture = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } }).png().toBuffer();
+        picture = await sharp(image.data, {
+          raw: { width: image.width, height: image.height, channels: 3 },
+        })
+          .png()
+          .toBuffer();
       }
       tiles.push(await label(picture, `${job.name}${note}`));
     }
