@@ -20,6 +20,7 @@ import {
   readLikenessProfile,
 } from '../src/server/adapters/engine/local-training.ts';
 import { loadCutout } from '../src/server/adapters/engine/studio/cutouts.ts';
+import { examplePrompts } from '../src/server/adapters/engine/studio/prompt-examples.ts';
 import { defaultCategories } from '../src/server/features/catalog/seed/default-content.ts';
 import { analyzePhoto, faceSimilarity } from '../src/server/images/faces.ts';
 import { closeUpscaler } from '../src/server/images/upscale.ts';
@@ -28,19 +29,6 @@ const hd = process.argv.includes('--hd');
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const out = 'docs/images/engine';
 const tile = { width: 256, height: 320 };
-
-export const samplePrompts = [
-  'an astronaut floating in space',
-  'beach at sunset, red summer dress',
-  'snowy village at night',
-  'professional headshot in a modern office',
-  'cyberpunk city in the rain with neon lights',
-  'oil painting of me as a medieval queen',
-  'black and white film noir portrait',
-  'cozy cafe in autumn, warm light',
-  'on a mountain top at golden hour',
-  'underwater with fish',
-];
 
 const people: Record<string, string[]> = {
   'person-a': ['a-01', 'a-02', 'a-03', 'a-04', 'a-05', 'a-06', 'a-07', 'a-08'].map(
@@ -143,7 +131,7 @@ for (const [person, files] of Object.entries(people)) {
     ],
     [
       'prompts',
-      samplePrompts.map((p) => ({ name: p, prompt: `photo of ohwx, ${p}`, preset: null })),
+      examplePrompts.map((p) => ({ name: p, prompt: `photo of ohwx, ${p}`, preset: null })),
     ],
   ] as const) {
     const tiles: Buffer[] = [];

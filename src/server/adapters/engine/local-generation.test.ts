@@ -18,6 +18,7 @@ import {
 } from './local-generation.ts';
 import { createLocalTrainingEngine, readLikenessProfile } from './local-training.ts';
 import { loadCutout } from './studio/cutouts.ts';
+import { examplePrompts as prompts } from './studio/prompt-examples.ts';
 import { composePerson, type Cutout } from './studio/compose.ts';
 import { backdropLight, paintBackdrop } from './studio/backdrops.ts';
 import { meanLabDistance } from './studio/pixels.ts';
@@ -69,19 +70,6 @@ const presetScenes: Record<string, PresetScene> = {
   },
   streetwear: { place: 'city-day', time: 'day', treatment: 'pop-art' },
 };
-
-const prompts = [
-  'an astronaut floating in space',
-  'beach at sunset, red summer dress',
-  'snowy village at night',
-  'professional headshot in a modern office',
-  'cyberpunk city in the rain with neon lights',
-  'oil painting of me as a medieval queen',
-  'black and white film noir portrait',
-  'cozy cafe in autumn, warm light',
-  'on a mountain top at golden hour',
-  'underwater with fish',
-];
 
 let root: string;
 let storage: LocalStorage;
