@@ -229,9 +229,10 @@ describe('local generation engine (the offline studio)', () => {
       for (let i = 0; i < pictures.length; i++)
         for (let j = i + 1; j < pictures.length; j++)
           smallest = Math.min(smallest, meanLabDistance(pictures[i]!, pictures[j]!));
-      // Measured: pairs of different scenes are at least 12 apart (mean ΔE over the frame);
-      // the same scene with another seed is 2-4 apart.
-      expect(smallest).toBeGreaterThan(8);
+      // Measured (mean ΔE 1976 over the frame, person A): the closest two of the default
+      // catalog's ten presets 11.7 apart, of the ten example prompts 14.5; the same scene with
+      // another seed 0-4. Different scenes must stand further apart than any reseeding.
+      expect(smallest).toBeGreaterThan(6);
     }
   }, 180_000);
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { ZodError } from 'zod';
 import { messages } from '../../../common/messages.ts';
+import type { FaceLandmarks } from '../../images/faces.ts';
 import { upscaleToHd } from '../../images/upscale.ts';
 import type { Storage } from '../storage/storage.ts';
 import type {
@@ -102,7 +103,7 @@ export function createLocalGenerationEngine({
         signal,
       });
       checkAborted(signal);
-      const hd = draft ? picture : grainAfterUpscale(await upscaleToHd(picture), scene, seed);
+      const hd = draft ? picture : await grainedHd(picture, scene, seed);
       checkAborted(signal);
       const jpeg = await sharp(hd.data, {
         raw: { width: hd.width, height: hd.height, channels: 3 },
@@ -137,14 +138,44 @@ export async function renderPicture(
   scene: Scene,
   seed: number,
   options: { grain?: boolean; signal?: AbortSignal } = {},
-): Promise<RgbImage> {
+): Promise<StudioPicture> {
   const { width, height } = localGenerationRules.canvas;
   const backdrop = await paintBackdrop(scene, width, height, seed);
   if (options.signal?.aborted)
     throw new EngineError('The picture was cancelled', { transient: true });
   const composition = composePerson(backdrop, cutout, scene, backdropLight(scene).ambient);
   const finished = finishPicture(composition.image, scene, seed, { grain: options.grain ?? true });
-  return protectFace(finished, composition.image, composition.landmarks, scene.treatment);
+  return {
+    ...protectFace(finished, composition.image, composition.landmarks, scene.treatment),
+    face: composition.landmarks,
+  };
+}
+
+/** A finished picture at canvas size, and where the face is in it. */
+export interface StudioPicture extends RgbImage {
+  face: FaceLandmarks;
+}
+
+/**
+ * The picture upscaled ×4, with its grain added at that size, except over most of the face: a
+ * film's grain there costs the features the likeness rests on.
+ */
+async function grainedHd(picture: StudioPicture, scene: Scene, seed: number): Promise<RgbImage> {
+  const hd = await upscaleToHd(picture);
+  const scale = hd.width / picture.width;
+  const at = ([x, y]: [number, number]): [number, number] => [x * scale, y * scale];
+  const face = picture.face;
+  return protectFace(
+    grainAfterUpscale(hd, scene, seed),
+    hd,
+    {
+      leftEye: at(face.leftEye),
+      rightEye: at(face.rightEye),
+      nose: at(face.nose),
+      mouth: at(face.mouth),
+    },
+    scene.treatment,
+  );
 }
 
 /** A generation's seed: stable for its id, so a retry paints the same picture. */

@@ -598,7 +598,7 @@ function dyeClothes(
  * (only the lightness comes back).
  */
 export const faceProtection = {
-  amount: 0.5,
+  amount: 0.65,
   lightnessOnly: ['mono', 'sepia', 'duotone', 'sketch'] as readonly Scene['treatment'][],
   /** The protected ellipse, × the eye distance: across and down from the eyes' midpoint. */
   radiusAcross: 1.25,

@@ -72,12 +72,14 @@ function preset(
   featured: SourceName,
   additional: SourceName,
   framing: { mirror?: boolean; zoom?: number } = {},
+  scene?: PresetScene,
 ): DefaultPreset {
   return {
     manualId,
     displayName,
     description,
     prompt,
+    ...(scene ? { scene } : {}),
     featured: { source: featured, look, ...framing },
     additional: [{ source: additional, look, mirror: !framing.mirror }],
   };
@@ -181,6 +183,12 @@ export const defaultCategories: DefaultCategory[] = [
         'laserYearbook',
         'headband',
         'purpleTilt',
+        {},
+        // The reader finds a vintage studio; the lasers are the preset's own blue and pink.
+        {
+          palette: { base: [60, 80, 190], accent: [255, 90, 220] },
+          rim: { colour: [120, 200, 255], strength: 0.5 },
+        },
       ),
       preset(
         'vhs-memories',
