@@ -257,8 +257,7 @@ function decontaminateEdges(
 }
 
 /** 1 inside the face (eyebrows to chin, cheek to cheek), fading to 0 just outside it. */
-function insideFace(landmarks: FaceLandmarks, x: number, y: number): number {
-  const face = faceGeometry(landmarks);
+function insideFace(face: FaceGeometry, x: number, y: number): number {
   const r = Math.hypot(
     (x - face.eyeMid[0]) / (face.eyeDistance * 1.2),
     (y - face.eyeMid[1] - face.down * 0.45) / (face.down * 2),
@@ -328,6 +327,7 @@ export function composePerson(
     nose: apply(toCanvas, cutout.landmarks.nose),
     mouth: apply(toCanvas, cutout.landmarks.mouth),
   };
+  const canvasFace = faceGeometry(landmarks);
 
   // 1. The warped person in linear light, and their matte, on the canvas.
   const person = new Float32Array(size * 3);
@@ -453,7 +453,7 @@ export function composePerson(
       const edge = Math.max(0, Math.min(1, (a - inner[i]!) * 2.5));
       if (edge <= 0) continue;
       // Not across the face either: the backdrop's light there blurs the cheeks' outline.
-      const wrap = edge * rules.wrapStrength * (1 - insideFace(landmarks, x + 0.5, y + 0.5));
+      const wrap = edge * rules.wrapStrength * (1 - insideFace(canvasFace, x + 0.5, y + 0.5));
       for (let c = 0; c < 3; c++)
         person[i * 3 + c] = person[i * 3 + c]! * (1 - wrap) + wrapSource[i * 3 + c]! * wrap;
       if (rim && scene.rim) {
@@ -471,7 +471,7 @@ export function composePerson(
           scene.rim.strength *
           Math.min(1, 0.35 + away + top) *
           0.6 *
-          (1 - insideFace(landmarks, x + 0.5, y + 0.5));
+          (1 - insideFace(canvasFace, x + 0.5, y + 0.5));
         for (let c = 0; c < 3; c++) person[i * 3 + c]! += rim[c]! * amount * 0.5;
       }
     }
