@@ -49,12 +49,14 @@ export const defaultUpscaleModel: UpscaleModelName = 'esrgan-slim';
 
 /**
  * Input pixels along a tile's side, before its context. With the model's tail folded (see
- * upscale-worker.ts) a tile costs the same per pixel from 148 to 276 px a side, so larger tiles
- * spend less on context but need more memory: at 192 px, 512x640 is 12 tiles (6 a thread on two
- * cores) with 18% extra pixels of context (26% at 128 px) and the process peaks at about 550 MB;
- * 256 px tiles saved about 9% of the CPU time but peaked 185 MB higher.
+ * upscale-worker.ts) a tile costs about the same per pixel from 148 to 276 px a side with its
+ * context; the size sets the share of context (18% extra pixels at 192 px, 26% at 128 px) and
+ * each thread's WASM heap, which grows to fit its largest tile and never shrinks: 100-116 MB a
+ * thread at 192 px, 65 MB at 128 px (96 px: 42-50 MB, but 45% extra pixels). At 128 px, 512x640
+ * is 20 tiles of 148x148 with context, and a run of HD studio pictures peaked at 732 MB instead
+ * of 917 MB at 192 px (bench/studio-picture.ts) for about 6% more CPU time.
  */
-export const tileSidePx = 192;
+export const tileSidePx = 128;
 
 /**
  * A picture often comes in a burst (a bulk job); between bursts the threads are stopped, because
