@@ -40,10 +40,11 @@ const people: Record<string, string[]> = {
 };
 // People of the default content (assets/people, see its LICENSES.md), when present.
 try {
-  for (const id of readdirSync('assets/people')) {
-    if (!id.startsWith('composite')) continue;
-    const files = readdirSync(`assets/people/${id}`).filter((f) => f.endsWith('.jpg'));
-    if (files.length > 0) people[id] = files.map((f) => `assets/people/${id}/${f}`);
+  for (const entry of readdirSync('assets/people', { withFileTypes: true })) {
+    if (!entry.isDirectory()) continue;
+    const folder = `assets/people/${entry.name}`;
+    const files = readdirSync(folder).filter((f) => f.endsWith('.jpg'));
+    if (files.length > 0) people[entry.name] = files.map((f) => `${folder}/${f}`);
   }
 } catch {
   // No content people yet: the fixtures only.
