@@ -50,6 +50,10 @@ export const compositionRules = {
    */
   topFade: 0.02,
   sideFade: 0.12,
+  /** Below the photo, the body's colour turns plain over this share of the photo's height… */
+  extensionBlend: 0.05,
+  /** …and has faded out completely this far below it (× the photo's height). */
+  extensionFade: 0.3,
   /** Matte edges take their colour from the person just inside (× eye distance on the canvas). */
   decontaminate: 0.12,
   /** How much of the photo's own colour cast is taken out before the scene's light is applied. */
@@ -265,6 +269,19 @@ function insideFace(face: FaceGeometry, x: number, y: number): number {
   return 1 - smoothstep(0.8, 1.15, r);
 }
 
+/** The mean colour of a row's opaque pixels (the clothes where the photo cuts them). */
+function meanColourOfRow(cutout: Cutout, y: number): [number, number, number] {
+  const { width, data } = cutout.image;
+  const sum = [0, 0, 0];
+  let count = 0;
+  for (let x = 0; x < width; x++) {
+    if (cutout.alpha[y * width + x]! < 128) continue;
+    for (let c = 0; c < 3; c++) sum[c]! += data[(y * width + x) * 3 + c]!;
+    count++;
+  }
+  return count > 0 ? [sum[0]! / count, sum[1]! / count, sum[2]! / count] : [128, 128, 128];
+}
+
 /** `sample` averaged over five taps across `spread` pixels of the row (a sideways blur). */
 function sampleSmoothed(
   cutout: Cutout,
@@ -337,6 +354,7 @@ export function composePerson(
   const rgb: [number, number, number] = [0, 0, 0];
   const { width: cw, height: ch } = cutout.image;
   const extendDown = touchesEdge(cutout, 'bottom');
+  const bottomColour = meanColourOfRow(cutout, ch - 1);
   let minX = width;
   let maxX = 0;
   let minY = height;
@@ -344,13 +362,18 @@ export function composePerson(
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const [sx, sy] = apply(toCutout, [x + 0.5, y + 0.5]);
-      // Below a photo that cuts the body, the body goes on: its last rows, smoothed sideways
-      // more the further down, so the clothes continue out of frame instead of ending in a line.
+      // Below a photo that cuts the body, the body goes on: its last row, smoothed sideways and
+      // turning into the clothes' mean colour further down, so the clothes continue out of
+      // frame instead of ending in a line (or smearing a necklace down the picture).
       const below = extendDown ? sy - (ch - 1.5) : 0;
-      const a =
-        below > 0
-          ? sampleSmoothed(cutout, sx - 0.5, ch - 1.5, Math.min(below * 0.5, cw * 0.04), rgb)
-          : sample(cutout, sx - 0.5, sy - 0.5, rgb);
+      let a: number;
+      if (below > 0) {
+        a = sampleSmoothed(cutout, sx - 0.5, ch - 1.5, Math.min(below, cw * 0.08), rgb);
+        const plain = smoothstep(0, ch * rules.extensionBlend, below);
+        for (let c = 0; c < 3; c++) rgb[c] = rgb[c]! + (bottomColour[c]! - rgb[c]!) * plain;
+        // and dissolves into the scene the further it goes, as in a vignetted bust.
+        a *= 1 - smoothstep(0, ch * rules.extensionFade, below);
+      } else a = sample(cutout, sx - 0.5, sy - 0.5, rgb);
       if (a <= 0.002) continue;
       // The photo's other borders, where they cut the person, fade rather than end in a line.
       const border = Math.min(
