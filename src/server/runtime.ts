@@ -14,7 +14,7 @@ import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { createAuth } from './features/auth/auth.ts';
 import { createBilling } from './features/billing/billing.ts';
-import { seedDefaultContentAtStart } from './features/catalog/seed/seed.ts';
+import { seedDefaultContentAtStart } from './features/catalog/seed.ts';
 import { createCatalogService } from './features/catalog/service.ts';
 import { createGeneration } from './features/generation/generation.ts';
 import { sendEmailJob } from './features/email/jobs.ts';
@@ -79,6 +79,7 @@ export async function start(
         text: `${messages.email.passwordResetBody(url)}\n\n${messages.email.footer}`,
       });
     },
+    onSessionEnded: (session) => events.endSessions(session.userId, [session.id]),
   });
   // Payments: the built-in test-mode provider by default, Stripe when configured.
   const billing = createBilling({

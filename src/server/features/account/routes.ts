@@ -48,6 +48,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const user = await authenticator.requireUser(request);
       await account.deleteAccount(user.id);
+      await sessions.accountDeleted(user.id);
       return reply
         .status(204)
         .header('set-cookie', await sessions.expiredCookies())

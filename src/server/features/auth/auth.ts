@@ -14,6 +14,11 @@ export interface AuthOptions {
   logger?: FastifyBaseLogger;
   /** Sends the reset email; `url` opens the web app's reset page once its token is checked. */
   sendResetPassword?: (email: string, url: string) => Promise<void>;
+  /**
+   * Called for each session Better Auth deletes (sign-out, password reset, expiry), after its
+   * transaction, so open event streams of that session close in every process.
+   */
+  onSessionEnded?: (session: { id: string; userId: string }) => Promise<void>;
 }
 
 /**
@@ -31,7 +36,7 @@ export function passwordResetLink(publicUrl: string, token: string): string {
  * reach the browser only as an httpOnly cookie. The browser reaches it only through the auth
  * routes, which validate, rate-limit and translate what goes in and out.
  */
-export function createAuth({ config, db, logger, sendResetPassword }: AuthOptions) {
+export function createAuth({ config, db, logger, sendResetPassword, onSessionEnded }: AuthOptions) {
   return betterAuth({
     appName: 'Likeness',
     baseURL: config.publicUrl,
@@ -74,6 +79,22 @@ export function createAuth({ config, db, logger, sendResetPassword }: AuthOption
     },
     // No cookie cache: every request reads the session row, so a revoked session ends at once.
     session: { cookieCache: { enabled: false } },
+    databaseHooks: onSessionEnded
+      ? {
+          session: {
+            delete: {
+              // A failed announcement must not undo the sign-out; the stream's own expiry and
+              // resync checks still end it.
+              after: async (session) => {
+                await onSessionEnded({ id: session.id, userId: session.userId }).catch(
+                  (error: unknown) =>
+                    logger?.error({ err: error }, 'the end of a session was not announced'),
+                );
+              },
+            },
+          },
+        }
+      : {},
     // Our own limiter (per IP and per email, in Postgres) guards these routes; see service.ts.
     rateLimit: { enabled: false },
     telemetry: { enabled: false },

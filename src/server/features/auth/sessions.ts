@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Authenticator } from '../../http/authenticate.ts';
+import type { EventBus } from '../events/event-bus.ts';
 import type { Auth } from './auth.ts';
 
 interface CookieAttributes {
@@ -27,8 +28,14 @@ function expiredCookie(name: string, attributes: CookieAttributes): string {
 /**
  * Sessions beyond what Better Auth's endpoints do: the specification's sign-out has global
  * scope (every device of the user is signed out), and account deletion must end the session.
+ * Sessions that Better Auth deletes announce themselves (see `createAuth`'s `onSessionEnded`);
+ * an account's deletion removes its sessions by cascade, so it is announced here.
  */
-export function createSessionService(auth: Auth, authenticator: Authenticator) {
+export function createSessionService(
+  auth: Auth,
+  authenticator: Authenticator,
+  events: Pick<EventBus, 'endSessions'>,
+) {
   /** Deletes every session of the user (all devices). */
   async function revokeAll(userId: string): Promise<void> {
     const context = await auth.$context;
@@ -53,7 +60,20 @@ export function createSessionService(auth: Auth, authenticator: Authenticator) {
     return expiredCookies();
   }
 
-  return { revokeAll, expiredCookies, signOutEverywhere };
+  /** When the session with this token ends now, or null when it is gone or already over. */
+  async function expiryOf(token: string): Promise<Date | null> {
+    const context = await auth.$context;
+    const found = await context.internalAdapter.findSession(token);
+    const expiresAt = found ? new Date(found.session.expiresAt) : null;
+    return expiresAt && expiresAt > new Date() ? expiresAt : null;
+  }
+
+  /** Every session of a deleted account has ended: streams anywhere close. */
+  async function accountDeleted(userId: string): Promise<void> {
+    await events.endSessions(userId, 'all');
+  }
+
+  return { revokeAll, expiredCookies, signOutEverywhere, expiryOf, accountDeleted };
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;

@@ -4,44 +4,57 @@ import type { Notifications } from '../../db/client.ts';
 
 export type EventListener = (event: AppEvent) => void;
 
+/** Which sessions of a user ended: some by id, or every one (the account is gone). */
+export type EndedSessions = readonly string[] | 'all';
+
 /**
  * Delivers each user's events to that user's open streams, in whichever process they are
  * connected. `onResync` fires when delivery may have had a gap (the listener reconnected), so
- * streams can tell their browsers to refetch.
+ * streams can tell their browsers to refetch and check that their session still stands.
+ * `endSessions` travels the same way: a stream held by any process hears that its session was
+ * signed out, reset or deleted, without reading the session again for each event.
  */
 export interface EventBus {
   publish(userId: string, event: AppEvent): Promise<void>;
   subscribe(userId: string, listener: EventListener): () => void;
+  endSessions(userId: string, sessions: EndedSessions): Promise<void>;
+  onSessionsEnded(userId: string, listener: (sessions: EndedSessions) => void): () => void;
   onResync(listener: () => void): () => void;
   start(): Promise<void>;
   close(): Promise<void>;
 }
 
-interface Envelope {
-  userId: string;
-  event: AppEvent;
-}
+type Envelope =
+  { userId: string; event: AppEvent } | { userId: string; endedSessions: EndedSessions };
 
 /** Shared by both implementations: fan-out to the listeners of this process. */
 class LocalFanOut {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
-  deliver({ userId, event }: Envelope): void {
-    this.emitter.emit(`user:${userId}`, event);
+  deliver(envelope: Envelope): void {
+    if ('event' in envelope) this.emitter.emit(`user:${envelope.userId}`, envelope.event);
+    else this.emitter.emit(`ended:${envelope.userId}`, envelope.endedSessions);
   }
 
   subscribe(userId: string, listener: EventListener): () => void {
-    this.emitter.on(`user:${userId}`, listener);
-    return () => this.emitter.off(`user:${userId}`, listener);
+    return this.on(`user:${userId}`, listener);
+  }
+
+  onSessionsEnded(userId: string, listener: (sessions: EndedSessions) => void): () => void {
+    return this.on(`ended:${userId}`, listener);
   }
 
   onResync(listener: () => void): () => void {
-    this.emitter.on('resync', listener);
-    return () => this.emitter.off('resync', listener);
+    return this.on('resync', listener);
   }
 
   resync(): void {
     this.emitter.emit('resync');
+  }
+
+  private on<T>(name: string, listener: (value: T) => void): () => void {
+    this.emitter.on(name, listener);
+    return () => this.emitter.off(name, listener);
   }
 }
 
@@ -51,6 +64,8 @@ export function createMemoryEventBus(): EventBus {
   return {
     publish: async (userId, event) => fanOut.deliver({ userId, event }),
     subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
+    endSessions: async (userId, endedSessions) => fanOut.deliver({ userId, endedSessions }),
+    onSessionsEnded: (userId, listener) => fanOut.onSessionsEnded(userId, listener),
     onResync: (listener) => fanOut.onResync(listener),
     start: async () => {},
     close: async () => {},
@@ -67,9 +82,12 @@ const channel = 'likeness_events';
 export function createPostgresEventBus(notifications: Notifications): EventBus {
   const fanOut = new LocalFanOut();
   let stop: (() => Promise<void>) | undefined;
+  const send = (envelope: Envelope) => notifications.notify(channel, JSON.stringify(envelope));
   return {
-    publish: (userId, event) => notifications.notify(channel, JSON.stringify({ userId, event })),
+    publish: (userId, event) => send({ userId, event }),
     subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
+    endSessions: (userId, endedSessions) => send({ userId, endedSessions }),
+    onSessionsEnded: (userId, listener) => fanOut.onSessionsEnded(userId, listener),
     onResync: (listener) => fanOut.onResync(listener),
     async start() {
       stop = await notifications.listen(
