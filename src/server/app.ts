@@ -143,6 +143,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     );
   });
 
+  // An answer built for a signed-in user is theirs alone: no browser or proxy may keep it, on
+  // every route at once rather than each route remembering (GET /api/me once did not). A route
+  // that chose its own caching (a signed file link's private max-age) keeps it.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.sessionUser && !reply.hasHeader('cache-control'))
+      reply.header('cache-control', 'no-store');
+    return payload;
+  });
+
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (safeMethods.has(request.method) || request.routeOptions.config.skipOriginCheck) return;
@@ -226,7 +235,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
 
   const authenticator = createAuthenticator(deps.auth);
-  const sessions = createSessionService(deps.auth, authenticator);
+  const sessions = createSessionService(deps.auth, authenticator, deps.events);
   const authService = createAuthService({
     auth: deps.auth,
     config,
@@ -281,6 +290,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bus: deps.events,
     authenticator,
     heartbeatMs: config.sseHeartbeatMs,
+    sessionExpiry: sessions.expiryOf,
   });
   // A bucket serves its own presigned URLs; only local disk needs the files route.
   if (deps.storage instanceof LocalStorage && config.storage.driver === 'local') {

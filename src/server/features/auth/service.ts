@@ -126,6 +126,11 @@ export function createAuthService({
     };
   }
 
+  async function emailRegistered(email: string): Promise<boolean> {
+    const context = await auth.$context;
+    return (await context.internalAdapter.findUserByEmail(email)) !== null;
+  }
+
   function refuse(verdict: Verdict, message: (seconds: number) => string): void {
     if (!verdict.allowed)
       throw new RateLimitedError(verdict.retryAfterSeconds, message(verdict.retryAfterSeconds));
@@ -152,13 +157,19 @@ export function createAuthService({
         throw new AppError('VALIDATION_ERROR', messages.signup.weakPassword);
       await limitByIpAndEmail('sign-up', client, input.email, rateLimits.signUp);
       const name = input.name || input.email.split('@')[0] || input.email;
-      return answer(
-        await forward('POST', '/sign-up/email', client, {
-          email: input.email,
-          password: input.password,
-          name,
-        }),
-      );
+      const response = await forward('POST', '/sign-up/email', client, {
+        email: input.email,
+        password: input.password,
+        name,
+      });
+      // Better Auth checks the address, then inserts: a concurrent sign-up with the same address
+      // wins the unique index in between and this one fails as a server error (or its 422 for a
+      // failed write). The address is taken all the same, so it gets the sequential duplicate's
+      // answer.
+      const writeFailed = response.status >= 500 || response.status === 422;
+      if (writeFailed && (await emailRegistered(input.email)))
+        throw new AppError('CONFLICT', messages.signup.alreadyRegistered);
+      return answer(response);
     },
 
     async signIn(input: Input<typeof signInRequestSchema>, client: Client) {
