@@ -10,7 +10,6 @@ import type { EventBus } from '../events/event-bus.ts';
 import type { Studio } from '../studio/studio.ts';
 import type { FaceAnalyzer } from '../studio/validation.ts';
 import { generateImageJob, sweepGenerationsJob } from './jobs.ts';
-import { fileKeysOfModel } from './repository.ts';
 import { createGenerationService } from './service.ts';
 import { createGenerationWorker } from './worker.ts';
 
@@ -62,7 +61,9 @@ export function createGeneration(deps: {
     nsfwThreshold: config.nsfwThreshold,
     logger,
   });
-  deps.studio.service.addModelFileSource((tx, modelId) => fileKeysOfModel(tx, modelId));
+  deps.studio.service.addModelDeletionParticipant((tx, modelId) =>
+    service.beforeModelDeleted(tx, modelId),
+  );
   const workers = [
     // The engine's concurrency limit in this process (each worker process has its own).
     defineWorker(

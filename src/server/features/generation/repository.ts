@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { bulkJobs, generations } from '../../db/schema/index.ts';
 
@@ -223,6 +223,49 @@ export async function removeFromBulkJob(
     .where(eq(bulkJobs.id, bulkJobId))
     .returning();
   return row;
+}
+
+/**
+ * Takes a model's images out of their bulk jobs before the model's deletion cascades to them, as
+ * `removeFromBulkJob` does for one: each job keeps the images of other models with counts that
+ * match them (and settles if only finished ones are left). A job left with no image at all is
+ * deleted, rather than kept processing with 0 of N forever. Answers the jobs changed and deleted.
+ */
+export async function takeModelOutOfBulkJobs(
+  tx: Executor,
+  userModelId: string,
+): Promise<{ changed: BulkJobRow[]; deleted: BulkJobRow[] }> {
+  const counts = await tx
+    .select({
+      bulkJobId: sql<string>`${generations.bulkJobId}`,
+      completed: sql<number>`count(*) filter (where ${generations.status} = 'complete')::int`,
+      failed: sql<number>`count(*) filter (where ${generations.status} = 'failed')::int`,
+      total: sql<number>`count(*)::int`,
+    })
+    .from(generations)
+    .where(and(eq(generations.userModelId, userModelId), isNotNull(generations.bulkJobId)))
+    .groupBy(generations.bulkJobId);
+  const changed: BulkJobRow[] = [];
+  for (const count of counts) {
+    const [row] = await tx
+      .update(bulkJobs)
+      .set(
+        settledBulkJob(
+          sql`${bulkJobs.completedImages} - ${count.completed}`,
+          sql`${bulkJobs.failedImages} - ${count.failed}`,
+          sql`${bulkJobs.totalImages} - ${count.total}`,
+        ),
+      )
+      .where(eq(bulkJobs.id, count.bulkJobId))
+      .returning();
+    if (row) changed.push(row);
+  }
+  const emptied = changed.filter((row) => row.totalImages <= 0).map((row) => row.id);
+  const deleted =
+    emptied.length > 0
+      ? await tx.delete(bulkJobs).where(inArray(bulkJobs.id, emptied)).returning()
+      : [];
+  return { changed: changed.filter((row) => row.totalImages > 0), deleted };
 }
 
 /** The image files of everything made with a model (deleted together with it). */

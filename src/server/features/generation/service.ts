@@ -36,7 +36,9 @@ import {
   listBulkGenerations,
   listBulkJobs,
   listSingleGenerations,
+  fileKeysOfModel,
   removeFromBulkJob,
+  takeModelOutOfBulkJobs,
   updateOwnGeneration,
   type BulkJobRow,
   type GenerationRow,
@@ -173,7 +175,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     await queue.sendMany(
       generateImageJob,
       inserted.map((row) => ({ generationId: row.id })),
-      { tx },
+      { tx, owner: userId },
     );
     return inserted;
   }
@@ -426,6 +428,22 @@ export function createGenerationService(deps: GenerationServiceDeps) {
         })
         .catch(() => {});
       if (job) await publishBulkJob(job);
+    },
+
+    /**
+     * A model is being deleted (in `tx`) with everything made from it: its images leave their
+     * bulk jobs, whose counters then match what is left; the open tabs hear of it after commit.
+     */
+    async beforeModelDeleted(tx: Executor, modelId: string) {
+      const fileKeys = await fileKeysOfModel(tx, modelId);
+      const { changed, deleted } = await takeModelOutOfBulkJobs(tx, modelId);
+      return {
+        fileKeys,
+        afterCommit: async () => {
+          for (const job of changed) await publishBulkJob(job);
+          for (const job of deleted) await publishBulkJob({ ...job, status: 'deleted' });
+        },
+      };
     },
 
     async bulkJobs(userId: string) {

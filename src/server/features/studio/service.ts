@@ -58,8 +58,16 @@ import {
 import { trainingReference } from './training.ts';
 import { settleDraft, type PhotoChange } from './validation.ts';
 
-/** Storage keys of the files a feature made from a model (read before the model is deleted). */
-export type ModelFileSource = (tx: Executor, modelId: string) => Promise<string[]>;
+/**
+ * A feature with rows or files made from a model, called in the model's deletion transaction
+ * before the model (and what cascades from it) goes: it answers the storage keys of its files
+ * and settles its own rows that count what is about to vanish (generation's bulk jobs), with
+ * what to announce once the deletion has committed.
+ */
+export type ModelDeletionParticipant = (
+  tx: Executor,
+  modelId: string,
+) => Promise<{ fileKeys: string[]; afterCommit?: () => Promise<void> }>;
 
 /** The trigger word that stands for the user in prompts of a trained model. */
 const triggerWord = 'TOK';
@@ -81,8 +89,8 @@ export interface StudioServiceDeps {
 /** The studio's model-creation rules behind its routes: draft photos, draft, models, settings. */
 export function createStudioService(deps: StudioServiceDeps) {
   const { db, storage, queue, events, logger } = deps;
-  // Features that keep files made from a model (generation) say which, before it is deleted.
-  const modelFileSources: ModelFileSource[] = [];
+  // Features that keep rows or files made from a model (generation) act before it is deleted.
+  const modelDeletionParticipants: ModelDeletionParticipant[] = [];
 
   async function toPhoto(row: PhotoRow): Promise<TrainingPhoto> {
     return {
@@ -148,9 +156,9 @@ export function createStudioService(deps: StudioServiceDeps) {
     publishPhotoChanges,
     publishModel,
 
-    /** Registers a feature whose files made from a model go with it. */
-    addModelFileSource(source: ModelFileSource): void {
-      modelFileSources.push(source);
+    /** Registers a feature whose rows and files made from a model go with it. */
+    addModelDeletionParticipant(participant: ModelDeletionParticipant): void {
+      modelDeletionParticipants.push(participant);
     },
 
     /** A user's model as generation needs it (weights, trigger word, face); undefined if not theirs. */
@@ -214,10 +222,12 @@ export function createStudioService(deps: StudioServiceDeps) {
             bytes: photo.jpeg.length,
           });
           await setTrainingStatus(tx, userId, 'VALIDATING');
-          await queue.send(validatePhotoJob, { photoId: id }, { tx }).catch((error: unknown) => {
-            logger.error({ err: error, userId }, 'photo validation could not be queued');
-            throw new AppError('INTERNAL', messages.upload.failedToStartValidation);
-          });
+          await queue
+            .send(validatePhotoJob, { photoId: id }, { tx, owner: userId })
+            .catch((error: unknown) => {
+              logger.error({ err: error, userId }, 'photo validation could not be queued');
+              throw new AppError('INTERNAL', messages.upload.failedToStartValidation);
+            });
           return inserted;
         });
         await publishPhotoChanges([{ userId, photoId: id, status: 'pending' }]);
@@ -374,13 +384,13 @@ export function createStudioService(deps: StudioServiceDeps) {
 
     /** Deletes a model and every file made for it (photos, zip, likeness profile, featured image). */
     async deleteModel(userId: string, modelId: string): Promise<void> {
-      const { model, keys } = await db.transaction(async (tx) => {
+      const { model, keys, afterCommit } = await db.transaction(async (tx) => {
         const found = await findModel(tx, userId, modelId);
         if (!found) throw new AppError('NOT_FOUND', messages.models.notFound);
         const photos = await listModelPhotos(tx, modelId);
-        const madeFrom = (
-          await Promise.all(modelFileSources.map((source) => source(tx, modelId)))
-        ).flat();
+        const settled = [];
+        for (const participant of modelDeletionParticipants)
+          settled.push(await participant(tx, modelId));
         await unselectModel(tx, userId, modelId);
         await deleteModel(tx, userId, modelId);
         await syncTrainingInProgress(tx, userId);
@@ -389,8 +399,9 @@ export function createStudioService(deps: StudioServiceDeps) {
           keys: [
             ...photos.flatMap((photo) => [photo.storageKey, photo.thumbnailKey]),
             ...(found.zipKey ? [found.zipKey] : []),
-            ...madeFrom,
+            ...settled.flatMap((participant) => participant.fileKeys),
           ],
+          afterCommit: settled.flatMap((participant) => participant.afterCommit ?? []),
         };
       });
       await queue.send(deleteFilesJob, {
@@ -401,6 +412,7 @@ export function createStudioService(deps: StudioServiceDeps) {
       // cancels what it started once it finds the model gone (`Training.start`).
       await deps.cancelTraining(model);
       await publishModel({ ...model, status: 'deleted' });
+      for (const announce of afterCommit) await announce();
     },
   };
 }
