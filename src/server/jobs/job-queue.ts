@@ -67,12 +67,21 @@ export interface SendOptions {
   tx?: Executor;
   startAfterSeconds?: number;
   singletonKey?: string;
+  /**
+   * Whose job this is (a user id). A queue's owned jobs are served round-robin across owners,
+   * so one user's bulk never makes another's single job wait behind it (see `fairPriorities`).
+   */
+  owner?: string;
 }
 
 export interface JobQueue {
   send<P>(type: JobType<P>, payload: P, options?: SendOptions): Promise<string | null>;
   /** Many jobs of one type in one statement (a bulk request's), with the queue's policy. */
-  sendMany<P>(type: JobType<P>, payloads: P[], options?: Pick<SendOptions, 'tx'>): Promise<void>;
+  sendMany<P>(
+    type: JobType<P>,
+    payloads: P[],
+    options?: Pick<SendOptions, 'tx' | 'owner'>,
+  ): Promise<void>;
   /**
    * Sends this job on a cron schedule (once per occurrence across all processes; the schedule
    * lives in the database, so declaring it again at each start changes nothing).
@@ -159,6 +168,35 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   }
 
   /**
+   * Priorities that serve owners in turn. pg-boss takes the waiting job with the highest
+   * priority, oldest first among equals. An owner's jobs count down from the priority of the job
+   * at the head of the queue (one priority per round), or on from their own last waiting one: a
+   * newcomer's first job ties with the head and runs right after it, whatever the backlog behind
+   * it, while two owners with backlogs alternate. A new bulk of an owner who has jobs waiting
+   * queues behind those. Two requests at once may share priorities, which only pairs their jobs
+   * in a round; nothing is locked. The queue's pending rows are found through pg-boss's own
+   * fetch index (name, priority), and the numbers start again from 0 whenever the queue drains.
+   */
+  async function fairPriorities(
+    tx: Executor | undefined,
+    name: string,
+    owner: string,
+    count: number,
+  ): Promise<number[]> {
+    const result = await (tx ?? database.db).execute(
+      sql`select
+            (select max(priority) from pgboss.job
+              where name = ${name} and state < 'active') as head,
+            (select min(priority) from pgboss.job
+              where name = ${name} and state < 'active' and group_id = ${owner}) as tail`,
+    );
+    const [row] = (result as unknown as { rows: { head: number | null; tail: number | null }[] })
+      .rows;
+    const start = row?.tail != null ? row.tail - 1 : (row?.head ?? 0);
+    return Array.from({ length: count }, (_, i) => start - i);
+  }
+
+  /**
    * Fails the job as pg-boss would (the attempt counts against its retries like any other), but
    * moves its retry to no earlier than the provider asked for: the queue's own backoff (seconds)
    * would spend every retry inside a `Retry-After: 60` and give up early. One transaction, so
@@ -182,18 +220,26 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
 
   return {
     async send(type, payload, sendOptions = {}) {
+      const { tx, owner } = sendOptions;
+      const [priority] = owner ? await fairPriorities(tx, type.name, owner, 1) : [];
       return boss.send(type.name, jobData(type, payload), {
-        ...connection(sendOptions.tx),
+        ...connection(tx),
         ...(sendOptions.startAfterSeconds ? { startAfter: sendOptions.startAfterSeconds } : {}),
         ...(sendOptions.singletonKey ? { singletonKey: sendOptions.singletonKey } : {}),
+        ...(owner ? { priority, group: { id: owner } } : {}),
       });
     },
     async sendMany(type, payloads, sendOptions = {}) {
       if (payloads.length === 0) return;
+      const { tx, owner } = sendOptions;
+      const priorities = owner ? await fairPriorities(tx, type.name, owner, payloads.length) : [];
       await boss.insert(
         type.name,
-        payloads.map((payload) => ({ data: jobData(type, payload) })),
-        connection(sendOptions.tx),
+        payloads.map((payload, i) => ({
+          data: jobData(type, payload),
+          ...(owner ? { priority: priorities[i], group: { id: owner } } : {}),
+        })),
+        connection(tx),
       );
     },
     async schedule(type, cron, payload) {

@@ -327,6 +327,7 @@ export function createTryOnService(deps: TryOnServiceDeps) {
             { tryOnId: id },
             {
               tx,
+              owner: userId,
               ...(engine.inProcess
                 ? { startAfterSeconds: tryOnRules.inProcessJobDelaySeconds }
                 : {}),
