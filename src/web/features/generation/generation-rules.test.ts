@@ -8,6 +8,7 @@ import {
   checkPresetBulk,
   customButtonState,
   defaultModelId,
+  generationTitle,
   generationView,
   isNew,
   isValidRecordId,
@@ -215,6 +216,22 @@ describe('checkPresetBulk', () => {
     expect(bulkQueuedMessage({ queued: 2, failures: 1 })).toBe(
       'Queued 2 images for generation with 1 failures.',
     );
+  });
+});
+
+describe('generationTitle', () => {
+  it('names a custom picture by its prompt, cut at 50 characters, and a preset one by the preset', () => {
+    const prompt = 'A confident portrait in a sunlit library, warm tones, shallow depth of field';
+    expect(generationTitle({ modelName: 'Custom: Me', promptText: prompt })).toBe(
+      'A confident portrait in a sunlit library, warm ton...',
+    );
+    expect(generationTitle({ modelName: 'Custom: Me', promptText: 'Me on a beach' })).toBe(
+      'Me on a beach',
+    );
+    expect(generationTitle({ modelName: 'Corporate Headshot', promptText: null })).toBe(
+      'Corporate Headshot',
+    );
+    expect(generationTitle({ modelName: 'Custom: Me', promptText: '   ' })).toBe('Custom: Me');
   });
 });
 

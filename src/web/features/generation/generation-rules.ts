@@ -266,6 +266,19 @@ export function promptPreview(text: string | null | undefined): string {
   return `${value.slice(0, promptRules.previewChars).trimEnd()}...`;
 }
 
+/**
+ * What a generation is called in lists, the modal and its page: a custom one by its prompt (cut
+ * as the prompt preview is), so twenty of them can be told apart; a preset one by the preset's
+ * name. The stored name ("Custom: {model}", the specification's model_name) would be the same
+ * for every custom picture of a model.
+ */
+export function generationTitle(generation: {
+  modelName: string;
+  promptText: string | null;
+}): string {
+  return promptPreview(generation.promptText) || generation.modelName;
+}
+
 /** A bulk job's badge (spec §4): completed, processing, anything else is a failure. */
 export function bulkBadge(status: string): { label: string; variant: BadgeVariant } {
   const labels = messages.bulk.status;

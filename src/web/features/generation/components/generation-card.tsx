@@ -4,7 +4,7 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { formatRelativeOrDate } from '../../../lib/dates.ts';
 import type { Generation } from '../generation-api.ts';
-import { generationView, isNew } from '../generation-rules.ts';
+import { generationTitle, generationView, isNew } from '../generation-rules.ts';
 import { GenerationBadges, GenerationMedia } from './generation-media.tsx';
 
 const text = messages.generation;
@@ -26,9 +26,10 @@ export function GenerationCard({
 }) {
   const view = generationView(generation);
   const fresh = isNew(generation);
+  const title = generationTitle(generation);
   return (
     <article
-      aria-label={generation.modelName}
+      aria-label={title}
       data-testid="generation-card"
       data-status={view}
       className="group relative flex h-full flex-col overflow-hidden rounded-card border border-neutral-200/80 bg-white shadow-card transition-shadow focus-within:shadow-lifted hover:shadow-lifted"
@@ -53,7 +54,7 @@ export function GenerationCard({
         <button
           type="button"
           onClick={onOpen}
-          aria-label={text.openImage(generation.modelName)}
+          aria-label={text.openImage(title)}
           className={cn(
             'truncate text-left text-sm font-semibold text-neutral-950 focus-visible:outline-none',
             // The stretched hit area: the whole card opens the modal.
@@ -61,7 +62,7 @@ export function GenerationCard({
             'cursor-pointer',
           )}
         >
-          {generation.modelName}
+          {title}
         </button>
         <p className="text-xs text-neutral-600">
           {formatRelativeOrDate(generation.createdAt, now)}

@@ -16,7 +16,7 @@ import {
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { cn } from '../../../lib/cn.ts';
 import type { Generation } from '../generation-api.ts';
-import { generationView } from '../generation-rules.ts';
+import { generationTitle, generationView } from '../generation-rules.ts';
 
 const text = messages.generation;
 
@@ -89,7 +89,7 @@ export function GenerationMedia({
   return (
     <Image
       src={src}
-      alt={generation.modelName}
+      alt={generationTitle(generation)}
       width={generation.width ?? undefined}
       height={generation.height ?? undefined}
       aspectRatio={size === 'card' ? defaultAspect : aspectOf(generation)}

@@ -13,7 +13,7 @@ import {
 } from '../../../components/ui/dialog.tsx';
 import { formatRelativeOrDate } from '../../../lib/dates.ts';
 import type { Generation } from '../generation-api.ts';
-import { generationView, promptPreview } from '../generation-rules.ts';
+import { generationTitle, generationView, promptPreview } from '../generation-rules.ts';
 import { useDownloadImage } from '../use-download-image.ts';
 import { useMarkViewed, useToggleFavourite } from '../use-generation-actions.ts';
 import { useReturnFocus } from '../use-return-focus.ts';
@@ -54,7 +54,7 @@ function ModalBody({ generation }: { generation: Generation }) {
   return (
     <DialogContent className="md:max-w-2xl" closeLabel={messages.common.close} {...returnFocus}>
       <DialogHeader>
-        <DialogTitle>{generation.modelName}</DialogTitle>
+        <DialogTitle>{generationTitle(generation)}</DialogTitle>
         <DialogDescription>
           {view === 'processing'
             ? text.modal.processingTitle

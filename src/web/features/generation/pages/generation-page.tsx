@@ -33,7 +33,12 @@ import {
   isNotFound,
   type Generation,
 } from '../generation-api.ts';
-import { generatedTabPath, generationView, isValidRecordId } from '../generation-rules.ts';
+import {
+  generatedTabPath,
+  generationTitle,
+  generationView,
+  isValidRecordId,
+} from '../generation-rules.ts';
 import { useDownloadImage } from '../use-download-image.ts';
 import { useMarkViewed, useToggleFavourite } from '../use-generation-actions.ts';
 
@@ -52,7 +57,9 @@ export function GenerationPage() {
   const lookForBulk = valid && generation.isError && isNotFound(generation.error);
   const bulk = useQuery({ ...bulkJobQueryOptions(id ?? ''), enabled: lookForBulk });
   usePageTitle(
-    generation.data?.modelName ?? bulk.data?.bulkJob.label ?? messages.pageTitles.generation,
+    (generation.data && generationTitle(generation.data)) ??
+      bulk.data?.bulkJob.label ??
+      messages.pageTitles.generation,
   );
 
   let body: ReactNode;
@@ -145,8 +152,8 @@ function GenerationDetail({ generation }: { generation: Generation }) {
             {statusBadge}
             <GenerationBadges generation={generation} />
           </div>
-          <h1 className="text-3xl font-semibold text-neutral-950 md:text-4xl">
-            {generation.modelName}
+          <h1 className="text-3xl font-semibold break-words text-neutral-950 md:text-4xl">
+            {generationTitle(generation)}
           </h1>
           {view === 'failed' ? (
             <p className="text-sm text-danger-700" role="status">
