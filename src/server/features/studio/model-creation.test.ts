@@ -81,9 +81,16 @@ describe('uploading and validating training photos', () => {
     }
   });
 
-  it('refuses a 13th photo and keeps nothing of it', async () => {
+  it('lets failed photos take none of the 12 places: their replacements are accepted, a 13th place is refused', async () => {
+    for (let n = 9; n <= 12; n += 1) {
+      const { status, body } = await api.upload(user, photoFixtures.personA(n));
+      expect(status, JSON.stringify(body)).toBe(201);
+    }
+    const draft = await api.settledDraft(user);
+    expect(draft.counts).toEqual({ total: 16, passed: 12, failed: 4, pending: 0 });
+
     const before = userFiles(user).length;
-    const { status, body } = await api.upload(user, photoFixtures.personA(9));
+    const { status, body } = await api.upload(user, photoFixtures.personA(1));
     expect(status).toBe(409);
     expect(body.error?.message).toBe(messages.upload.tooMany);
     expect(userFiles(user)).toHaveLength(before);
@@ -120,11 +127,11 @@ describe('uploading and validating training photos', () => {
       expect(status).toBe(204);
     }
     const after = await api.draft(user);
-    expect(after.counts).toEqual({ total: 8, passed: 8, failed: 0, pending: 0 });
+    expect(after.counts).toEqual({ total: 12, passed: 12, failed: 0, pending: 0 });
     const again = await api.call(user, 'DELETE', `/api/studio/photos/${draft.photos[8]!.id}`);
     expect(again.status).toBe(404);
     // The deleted photos' files are gone too (two files per photo: the photo and its preview).
-    expect(userFiles(user, 'training-images')).toHaveLength(16);
+    expect(userFiles(user, 'training-images')).toHaveLength(24);
   });
 });
 
@@ -316,7 +323,7 @@ describe('creating a model and training it with the local engine', () => {
       gender: 'other',
     });
     await api.modelWhen(user, created.body.model.id, (m) => m.status === 'complete');
-    expect(userFiles(user, 'training-images')).toHaveLength(16);
+    expect(userFiles(user, 'training-images')).toHaveLength(24);
     expect(userFiles(user, 'image_zips')).toHaveLength(1);
   });
 

@@ -95,8 +95,16 @@ export async function listDraftPhotos(tx: Executor, userId: string): Promise<Pho
     .orderBy(asc(trainingPhotos.createdAt), asc(trainingPhotos.id));
 }
 
-export async function countDraftPhotos(tx: Executor, userId: string): Promise<number> {
-  const [row] = await tx.select({ n: count() }).from(trainingPhotos).where(inDraft(userId));
+/**
+ * The draft's photos that take one of its 12 places: passed and pending ones. A failed photo
+ * takes none (it is waiting to be replaced, and cannot be trained on), so failures never keep
+ * the user from adding the photos that replace them.
+ */
+export async function countDraftPlaces(tx: Executor, userId: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: count() })
+    .from(trainingPhotos)
+    .where(and(inDraft(userId), ne(trainingPhotos.status, 'failed')));
   return row?.n ?? 0;
 }
 

@@ -31,7 +31,7 @@ import { deleteFilesJob, startTrainingJob, validatePhotoJob } from './jobs.ts';
 import type { NormalizedPhoto } from '../../images/intake.ts';
 import {
   attachPhotos,
-  countDraftPhotos,
+  countDraftPlaces,
   countSlotModels,
   deleteModel,
   deletePhoto,
@@ -178,7 +178,7 @@ export function createStudioService(deps: StudioServiceDeps) {
 
     /** Refuses early (before the body is read) when the draft is already full. */
     async assertRoomForPhoto(userId: string): Promise<void> {
-      if ((await countDraftPhotos(db, userId)) >= photoRules.max)
+      if ((await countDraftPlaces(db, userId)) >= photoRules.max)
         throw new AppError('LIMIT_REACHED', messages.upload.tooMany);
     },
 
@@ -209,7 +209,7 @@ export function createStudioService(deps: StudioServiceDeps) {
         });
         const row = await db.transaction(async (tx) => {
           await lockDraft(tx, userId);
-          if ((await countDraftPhotos(tx, userId)) >= photoRules.max)
+          if ((await countDraftPlaces(tx, userId)) >= photoRules.max)
             throw new AppError('LIMIT_REACHED', messages.upload.tooMany);
           const inserted = await insertPhoto(tx, {
             id,

@@ -67,6 +67,14 @@ export function hasPendingPhotos(counts: PhotoCounts | undefined): boolean {
   return (counts?.pending ?? 0) > 0;
 }
 
+/**
+ * How many of the draft's 12 places are taken: passed and pending photos. A failed one takes none
+ * (the server counts the same way), so it never keeps out the photo that replaces it.
+ */
+export function photoPlacesTaken(counts: PhotoCounts): number {
+  return counts.passed + counts.pending;
+}
+
 export interface FileLike {
   name: string;
   type: string;
@@ -77,7 +85,7 @@ export interface FileSelection<F extends FileLike> {
   accepted: F[];
   /** How many were not image files. */
   notImages: number;
-  /** How many images were left out because the draft would exceed 12 photos. */
+  /** How many images were left out because the draft would exceed 12 places. */
   overCap: number;
   /** How many more photos there was room for before this selection. */
   room: number;
@@ -85,7 +93,7 @@ export interface FileSelection<F extends FileLike> {
 
 /**
  * Files chosen or dropped on /upload-photos: image files only, and no more than the draft has
- * room for (12 minus the photos uploaded and those already waiting to upload).
+ * room for (12 minus the places taken, see `photoPlacesTaken`, and the files waiting to upload).
  */
 export function selectFiles<F extends FileLike>(
   files: readonly F[],

@@ -23,6 +23,7 @@ import { UploadErrorsDialog } from '../components/upload-errors-dialog.tsx';
 import {
   hasPendingPhotos,
   photoContinueRule,
+  photoPlacesTaken,
   selectFiles,
   shouldSkipToGender,
 } from '../photo-rules.ts';
@@ -80,7 +81,9 @@ export function UploadPhotosPage() {
     }
   }, [data, editing, navigate]);
 
-  const uploads = useUploadQueue(counts.total);
+  // Failed photos take none of the 12 places: the photos replacing them can always be added.
+  const places = photoPlacesTaken(counts);
+  const uploads = useUploadQueue(places);
   const [removingId, setRemovingId] = useState<string | null>(null);
   const removal = useMutation({
     mutationFn: deletePhoto,
@@ -93,7 +96,7 @@ export function UploadPhotosPage() {
   });
 
   const rule = photoContinueRule(counts);
-  const full = counts.total + uploads.queue.length >= photos.max;
+  const full = places + uploads.queue.length >= photos.max;
 
   return (
     <FlowPage
@@ -108,7 +111,7 @@ export function UploadPhotosPage() {
         </h2>
         <DropZone
           disabled={full || uploads.uploading}
-          selectedCount={counts.total + uploads.queue.length}
+          selectedCount={places + uploads.queue.length}
           onFiles={uploads.add}
         />
         {uploads.notice ? <FormAlert>{uploads.notice}</FormAlert> : null}
