@@ -770,6 +770,16 @@ export const dashboardQuery = {
   defaultSub: 'presets',
 } as const;
 
+/**
+ * Added to the address a checkout's Cancel returns to, so the page there can say the checkout was
+ * left and nothing was charged (the provider itself says nothing).
+ */
+export const checkoutCancelled = { param: 'checkout', value: 'cancelled' } as const;
+
+export function withCheckoutCancelled(path: string): string {
+  return `${path}${path.includes('?') ? '&' : '?'}${checkoutCancelled.param}=${checkoutCancelled.value}`;
+}
+
 export const subscriptionFrom = {
   customPrompt: 'custom-prompt',
   tryOn: 'tryon',

@@ -167,7 +167,7 @@ describe('local checkout (BILLING=local)', () => {
     });
     expect(pending.body).toMatchObject({ success: false, status: 'open', credits: 500 });
     const cancelled = await call(user, 'POST', `/api/billing/test-checkout/${id}/cancel`);
-    expect(cancelled.body.redirectUrl).toBe('http://localhost:3000/buy-credits');
+    expect(cancelled.body.redirectUrl).toBe('http://localhost:3000/buy-credits?checkout=cancelled');
     const after = await call(user, 'POST', '/api/billing/verify-credit-purchase', {
       sessionId: id,
     });

@@ -22,6 +22,7 @@ import {
   routes,
   subscriptionFrom,
   usdToCents,
+  withCheckoutCancelled,
   yearlyOffer,
 } from '../../../common/product.ts';
 import {
@@ -122,6 +123,8 @@ export function createBillingService(deps: BillingServiceDeps) {
     cancelPath: string,
   ): Promise<RedirectResponse> {
     const checkoutId = `chk_${randomBytes(16).toString('base64url')}`;
+    // The page Cancel returns to says that the checkout was left (and nothing charged).
+    const cancelUrl = url(withCheckoutCancelled(cancelPath));
     const row = await subscriptionRow(user.id);
     await insertCheckout(db, {
       id: checkoutId,
@@ -133,7 +136,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       amountCents: usdToCents(product.priceUsd),
       currency: CURRENCY,
       successUrl,
-      cancelUrl: url(cancelPath),
+      cancelUrl,
     });
     try {
       const created = await withProvider(() =>
@@ -145,7 +148,7 @@ export function createBillingService(deps: BillingServiceDeps) {
           productId: product.productId,
           customerId: row.providerCustomerId ?? undefined,
           successUrl,
-          cancelUrl: url(cancelPath),
+          cancelUrl,
         }),
       );
       await setProviderSessionId(db, checkoutId, created.providerSessionId);

@@ -5,6 +5,7 @@ import { Link, useSearchParams } from 'react-router';
 import { messages } from '../../../../common/messages.ts';
 import { creditPacks, routes, timings } from '../../../../common/product.ts';
 import { Button } from '../../../components/ui/button.tsx';
+import { CheckoutCancelledNotice } from '../components/checkout-cancelled-notice.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
@@ -83,6 +84,7 @@ export function BuyCreditsPage() {
           ) : null
         }
       />
+      <CheckoutCancelledNotice />
       {active ? (
         <>
           {error ? <FormAlert>{error}</FormAlert> : null}

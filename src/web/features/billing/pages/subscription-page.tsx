@@ -8,6 +8,7 @@ import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { isSafeRedirect } from '../../auth/post-login-redirect.ts';
 import { useSession } from '../../auth/session.ts';
+import { CheckoutCancelledNotice } from '../components/checkout-cancelled-notice.tsx';
 import { PlanGrid } from '../components/plan-grid.tsx';
 import { usePortal } from '../use-portal.ts';
 
@@ -72,6 +73,7 @@ export function SubscriptionPage() {
           </Button>
         ) : null}
       </header>
+      <CheckoutCancelledNotice />
       {portal.error ? <FormAlert>{portal.error}</FormAlert> : null}
       <PlanGrid subscription={subscription} from={from} redirect={redirect} />
     </Container>
