@@ -1,37 +1,23 @@
 // False positives and time per picture of the NSFW classifier (src/server/images/nsfw.ts), for
 // each model nsfwjs ships, on every ordinary picture we have: the fixture photos, the garment,
-// and the default catalog's pictures rendered by the seed's own code. None of them is explicit,
-// so every flag is a false positive.
+// the people of the default content and the default content pack's pictures. None of them is
+// explicit, so every flag is a false positive.
 //
 //   npm run bench nsfw
 //   BENCH_NSFW_MODELS=MobileNetV2,MobileNetV2Mid   the models to measure (default: all three)
 //   BENCH_FIXTURES_DIR=../shared/fixtures           the full fixture set, when present
 //   BENCH_ROUNDS=1                                  timing rounds (the fastest counts)
 //
-// The pictures: every JPEG, PNG and WebP under tests/fixtures/photos, assets/seed and, when the
-// folder exists, BENCH_FIXTURES_DIR (photos and garments), except bad-files, each once (by
-// content); the catalog's preset, example and quiz pictures as the seed makes them (in memory).
+// The pictures: every JPEG, PNG and WebP under tests/fixtures/photos, assets/seed, assets/people
+// and, when the folder exists, BENCH_FIXTURES_DIR (photos and garments), except bad-files, each
+// once (by content); then every picture of the default content pack (assets/content/default).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import {
-  defaultCategories,
-  defaultExamplePhotos,
-  defaultQuizImages,
-  type PictureRecipe,
-  sources,
-} from '../src/server/features/catalog/seed/default-content.ts';
-import {
-  clearRenderCache,
-  frame,
-  type Pixels,
-  sideBySide,
-} from '../src/server/features/catalog/seed/look.ts';
-import { looks } from '../src/server/features/catalog/seed/looks.ts';
-import { seedAssetsDir } from '../src/server/features/catalog/seed/seed.ts';
+import { defaultContentDir } from '../src/server/features/catalog/seed.ts';
 import { defaultNsfwThreshold } from '../src/server/config.ts';
 import {
   isFlagged,
@@ -61,7 +47,13 @@ interface Picture {
   /** The group it is counted in (a fixture folder, or a part of the catalog). */
   group: string;
   name: string;
-  image: Buffer | Pixels;
+  image: Buffer;
+}
+
+interface Pixels {
+  data: Buffer;
+  width: number;
+  height: number;
 }
 
 const pictureFile = /\.(jpe?g|png|webp)$/i;
@@ -80,7 +72,8 @@ function fixturePictures(): Picture[] {
     path.join(fixturesDir, 'photos'),
     path.join(fixturesDir, 'garments'),
     path.join(repo, 'tests/fixtures/photos'),
-    seedAssetsDir,
+    path.join(repo, 'assets/seed'),
+    path.join(repo, 'assets/people'),
   ];
   const seen = new Set<string>();
   const pictures: Picture[] = [];
@@ -96,63 +89,23 @@ function fixturePictures(): Picture[] {
   return pictures;
 }
 
-/** The catalog's made pictures, exactly as the seed makes them (photos used as they are are fixtures). */
-async function catalogPictures(): Promise<Picture[]> {
-  const framed = async (recipe: Pick<PictureRecipe, 'source' | 'mirror' | 'zoom'>) => {
-    const source = sources[recipe.source];
-    return frame(readFileSync(path.join(seedAssetsDir, source.file)), {
-      face: source.face,
-      zoom: recipe.zoom ?? source.zoom,
-      ...(recipe.mirror ? { mirror: true } : {}),
-    });
-  };
-  const made = async (recipe: PictureRecipe) => looks[recipe.look](await framed(recipe));
-  const pictures: Picture[] = [];
-  for (const category of defaultCategories)
-    for (const preset of category.presets)
-      for (const [index, recipe] of [preset.featured, ...preset.additional].entries())
-        pictures.push({
-          group: 'catalog presets',
-          name: `${preset.manualId} ${index === 0 ? 'featured' : `additional ${index}`} (${recipe.look})`,
-          image: await made(recipe),
-        });
-  for (const example of defaultExamplePhotos) {
-    const { picture } = example;
-    if ('recipe' in picture)
-      pictures.push({
-        group: 'catalog examples',
-        name: `${picture.recipe.look} example`,
-        image: await made(picture.recipe),
-      });
-    else if ('twoPeople' in picture)
-      pictures.push({
-        group: 'catalog examples',
-        name: 'two people side by side',
-        image: await sideBySide(
-          await framed({ source: picture.twoPeople[0] }),
-          await framed({ source: picture.twoPeople[1], mirror: true }),
-        ),
-      });
-  }
-  for (const quizImage of defaultQuizImages)
-    if (quizImage.isAi)
-      pictures.push({
-        group: 'catalog quiz',
-        name: `${quizImage.recipe.look} quiz picture`,
-        image: await made(quizImage.recipe),
-      });
-  clearRenderCache();
-  return pictures;
+/** The default content pack's pictures (presets, guidelines, quiz), as a fresh install shows them. */
+function catalogPictures(): Picture[] {
+  return filesUnder(path.join(defaultContentDir, 'pictures')).map((file) => ({
+    group: `catalog ${path.basename(path.dirname(file))}`,
+    name: path.relative(repo, file),
+    image: readFileSync(file),
+  }));
 }
 
 /** The picture squashed to the model's square, so a timing can leave decoding out. */
 async function squashed(picture: Picture, size: number): Promise<Pixels> {
-  const decoder = Buffer.isBuffer(picture.image)
-    ? sharp(picture.image).rotate()
-    : sharp(picture.image.data, {
-        raw: { width: picture.image.width, height: picture.image.height, channels: 3 },
-      });
-  const data = await decoder.resize(size, size, { fit: 'fill' }).removeAlpha().raw().toBuffer();
+  const data = await sharp(picture.image)
+    .rotate()
+    .resize(size, size, { fit: 'fill' })
+    .removeAlpha()
+    .raw()
+    .toBuffer();
   return { data, width: size, height: size };
 }
 
@@ -200,7 +153,7 @@ async function measure(model: NsfwModelName, pictures: Picture[]): Promise<Model
 const explicit = (scores: NsfwScores) => scores.Porn + scores.Hentai;
 const percent = (value: number) => `${(value * 100).toFixed(value < 0.001 ? 3 : 1)}%`;
 
-const pictures = [...fixturePictures(), ...(await catalogPictures())];
+const pictures = [...fixturePictures(), ...catalogPictures()];
 const groups = [...new Set(pictures.map((picture) => picture.group))];
 console.log(
   `nsfw: ${pictures.length} pictures (${groups.join(', ')}), models ${modelNames.join(', ')}, best of ${rounds} rounds`,

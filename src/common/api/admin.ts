@@ -7,6 +7,7 @@ import {
   goodOrBadSchema,
   presetSummarySchema,
 } from './catalog.ts';
+import { presetSceneSchema } from './scene.ts';
 
 /**
  * The operator's admin API under /api/admin: categories, presets and their pictures, example
@@ -81,6 +82,8 @@ export const adminCategoriesResponseSchema = z.object({ categories: z.array(admi
 export const adminPresetSchema = presetSummarySchema.extend({
   /** What the engine is asked for; `{trigger}` is replaced by the user model's trigger word. */
   prompt: z.string(),
+  /** The offline studio's scene parts the preset sets (the rest is read from its prompt). */
+  scene: presetSceneSchema.nullable(),
   additionalImages: z.array(catalogImageSchema),
   active: z.boolean(),
   createdAt: z.iso.datetime(),
@@ -94,6 +97,7 @@ export const createPresetRequestSchema = z.object({
   displayName,
   description: description.optional(),
   prompt,
+  scene: presetSceneSchema.nullable().optional(),
   active: z.boolean().optional(),
 });
 
@@ -105,6 +109,7 @@ export const updatePresetRequestSchema = z
     displayName,
     description,
     prompt,
+    scene: presetSceneSchema.nullable(),
     active: z.boolean(),
   })
   .partial();

@@ -82,6 +82,7 @@ export const landingMessages = {
     promptLabel: 'Prompt',
     generating: 'Generating...',
     original: 'Original',
+    originalAlt: 'The original: a selfie',
     generatedAlt: (prompt: string) => `Generated portrait: ${prompt}`,
     generatedIn: `Generated in ${landingNumbers.demoGeneratedSeconds} seconds`,
   },

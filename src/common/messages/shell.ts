@@ -110,4 +110,13 @@ export const footerMessages = {
   legalHeading: 'Legal',
   terms: 'Terms of Service',
   privacy: 'Privacy Policy',
+  /** CC BY 4.0 attribution of the composite faces in the default content (assets/content/default/LICENSES.md). */
+  pictureCredits: {
+    before: 'Example portraits include ',
+    work: 'composite faces by Lisa DeBruine (2016)',
+    workUrl: 'https://doi.org/10.6084/m9.figshare.4055130.v1',
+    licence: 'CC BY 4.0',
+    licenceUrl: 'https://creativecommons.org/licenses/by/4.0/',
+    after: ', cropped and restyled by our studio engine.',
+  },
 } as const;

@@ -1,7 +1,7 @@
 // `npm run seed`: fills each empty part of the catalog (categories and presets, example photos,
 // quiz pictures) with the default content; parts that have content are left alone, so running
 // it twice changes nothing. The app does the same at start unless SEED_CONTENT=false.
-import { seedDefaultContent } from '../features/catalog/seed/seed.ts';
+import { seedDefaultContent } from '../features/catalog/seed.ts';
 import { openCliContext, runCli } from './cli-context.ts';
 
 await runCli(async () => {

@@ -51,10 +51,16 @@ export const localGenerationRules = {
 export function createLocalGenerationEngine({
   storage,
   draft = false,
+  badge = true,
 }: {
   storage: Storage;
   /** Pictures at canvas size, without super-resolution (LOCAL_ENGINE_DRAFT). */
   draft?: boolean;
+  /**
+   * The "Preview" badge on every picture. Off only where the pictures are presented as what they
+   * are by other means: the default content, whose preset cards show a style's example.
+   */
+  badge?: boolean;
 }): GenerationEngine {
   const failed = (reason: string): GenerationOutcome => ({
     status: 'failed',
@@ -108,7 +114,7 @@ export function createLocalGenerationEngine({
       const jpeg = await sharp(hd.data, {
         raw: { width: hd.width, height: hd.height, channels: 3 },
       })
-        .composite([previewBadgeOverlay(hd.width, hd.height)])
+        .composite(badge ? [previewBadgeOverlay(hd.width, hd.height)] : [])
         .jpeg({ quality: localGenerationRules.jpegQuality, mozjpeg: true })
         .toBuffer();
       return {

@@ -9,7 +9,7 @@ import {
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
-import type { PresetScene } from '../../adapters/engine/studio/scene.ts';
+import type { PresetScene } from '../../../common/api/scene.ts';
 
 /**
  * The catalog an operator manages without code: categories, presets (the specification's

@@ -43,7 +43,7 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
     source: ImageSource,
     use: (image: StoredImage) => Promise<T>,
   ): Promise<T> {
-    if ('bytes' in source) await inspectUpload(source.bytes);
+    await inspectUpload(source.bytes);
     const image = await storeImage(storage, folder, source);
     try {
       return await use(image);
@@ -173,6 +173,7 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
           displayName: input.displayName,
           description: input.description ?? '',
           prompt: input.prompt,
+          scene: input.scene ?? null,
           active: input.active ?? true,
           orderIndex: await repo.nextPresetOrder(tx, input.categoryId),
         });
@@ -422,6 +423,7 @@ function toAdminPreset(row: repo.PresetRow): AdminPreset {
   return {
     ...toPresetSummary(row),
     prompt: row.prompt,
+    scene: row.scene,
     additionalImages: row.additionalImages.map((image, index) =>
       toCatalogImage(image, `${row.displayName}, example ${index + 2}`),
     ),

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { manualIdSchema } from '../../../common/api/admin.ts';
 import { goodOrBadSchema } from '../../../common/api/catalog.ts';
+import { presetSceneSchema } from '../../../common/api/scene.ts';
 import { catalog } from '../../../common/product.ts';
 import type { Database } from '../../db/client.ts';
 import type { CatalogAdminService } from './admin-service.ts';
@@ -52,6 +53,7 @@ export const contentManifestSchema = z.object({
         displayName: z.string().trim().min(1).max(catalog.displayNameMaxLength),
         description: z.string().trim().max(catalog.descriptionMaxLength).optional(),
         prompt: triggerPrompt,
+        scene: presetSceneSchema.optional(),
         featuredImage: fileName.optional(),
         additionalImages: z.array(fileName).default([]),
         active: z.boolean().optional(),

@@ -20,23 +20,16 @@ const rootFolder = 'catalog';
 const pipelineVersion = 'webp-q80-v1';
 const webp = { quality: 80, effort: 4 } as const;
 
-export interface StoreImageOptions {
-  /**
-   * WebP encoder effort (0-6). Uploads use 4; the seed, which encodes a hundred pictures at
-   * start, uses less: files a few percent larger, same quality, encoded twice as fast.
-   */
-  effort?: number;
-}
-
-/** Decoded pixels (the seed makes its pictures in memory and stores them without a file). */
-export interface RawImage {
+interface RawImage {
   data: Buffer;
   width: number;
   height: number;
   channels: 3 | 4;
 }
 
-export type ImageSource = { bytes: Buffer } | { raw: RawImage };
+export interface ImageSource {
+  bytes: Buffer;
+}
 
 const acceptedFormats = new Set(['jpeg', 'png', 'webp']);
 
@@ -90,11 +83,9 @@ export async function storeImage(
   storage: Storage,
   folder: string[],
   source: ImageSource,
-  options: StoreImageOptions = {},
 ): Promise<StoredImage> {
   const decoded = await decode(source);
-  const effort = options.effort ?? webp.effort;
-  const id = hashOf(decoded, effort);
+  const id = hashOf(decoded);
   const written: string[] = [];
   try {
     const variants: StoredImageVariant[] = [];
@@ -103,7 +94,7 @@ export async function storeImage(
         raw: { width: decoded.width, height: decoded.height, channels: decoded.channels },
       })
         .resize({ width, withoutEnlargement: true })
-        .webp({ ...webp, effort })
+        .webp(webp)
         .toBuffer({ resolveWithObject: true });
       const key = storageKey(rootFolder, ...folder, `${id}-${info.width}.webp`);
       await storage.put(key, data, 'image/webp');
@@ -122,13 +113,13 @@ export async function storeImage(
  * The id a picture gets when stored: a hash of its decoded pixels and of how its files are made.
  * The same picture uploaded twice has the same id, which lets an import skip it.
  */
-export async function imageId(source: ImageSource, options: StoreImageOptions = {}) {
-  return hashOf(await decode(source), options.effort ?? webp.effort);
+export async function imageId(source: ImageSource) {
+  return hashOf(await decode(source));
 }
 
-function hashOf(decoded: RawImage, effort: number): string {
+function hashOf(decoded: RawImage): string {
   return createHash('sha256')
-    .update(`${pipelineVersion}-e${effort}-${decoded.width}x${decoded.height}`)
+    .update(`${pipelineVersion}-e${webp.effort}-${decoded.width}x${decoded.height}`)
     .update(decoded.data)
     .digest('hex')
     .slice(0, 20);
@@ -136,16 +127,7 @@ function hashOf(decoded: RawImage, effort: number): string {
 
 async function decode(source: ImageSource): Promise<RawImage> {
   const maxWidth = Math.max(...catalog.imageWidths);
-  const input =
-    'bytes' in source
-      ? sharp(source.bytes, { limitInputPixels: catalog.maxPixels, failOn: 'error' })
-      : sharp(source.raw.data, {
-          raw: {
-            width: source.raw.width,
-            height: source.raw.height,
-            channels: source.raw.channels,
-          },
-        });
+  const input = sharp(source.bytes, { limitInputPixels: catalog.maxPixels, failOn: 'error' });
   try {
     const { data, info } = await input
       .rotate()

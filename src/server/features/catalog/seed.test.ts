@@ -7,15 +7,24 @@ import type {
   PresetsResponse,
   QuizImagesResponse,
 } from '../../../common/api/catalog.ts';
-import { landingCarouselCategories, lists, quiz } from '../../../common/product.ts';
-import { quizImages } from '../../db/schema/catalog.ts';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { CatalogImage } from '../../../common/api/catalog.ts';
+import { identity, landingCarouselCategories, lists, quiz } from '../../../common/product.ts';
+import { categories, presets, quizImages } from '../../db/schema/catalog.ts';
+import { analyzePhoto, faceSimilarity } from '../../images/faces.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
-import { defaultQuizImages, sources } from './seed/default-content.ts';
-import { seedDefaultContent } from './seed/seed.ts';
-import { catalogFiles, expectImageServed, signUpAdmin } from './test-kit.ts';
+import type { ContentManifest } from './content-import.ts';
+import { defaultContentDir, seedDefaultContent } from './seed.ts';
+import { catalogFiles, expectImageServed, fixtures, signUpAdmin } from './test-kit.ts';
 
-// Seeding makes about a hundred pictures: allow for a busy two-core machine.
+// Seeding stores about two hundred pictures: allow for a busy two-core machine.
 const seedTimeout = 240_000;
+
+const pack = JSON.parse(
+  readFileSync(path.join(defaultContentDir, 'manifest.json'), 'utf8'),
+) as ContentManifest;
 
 let app: TestApp;
 beforeAll(async () => {
@@ -32,15 +41,18 @@ const get = async <T>(url: string) => {
 };
 
 describe('a fresh install starts with the default content', () => {
-  it('shows the five carousel categories in order on the landing page, each with at most 8 pictured presets', async () => {
+  it('shows every category on the landing page, the five carousel ones full (8 pictured presets each)', async () => {
     const landing = await get<LandingResponse>('/api/catalog/landing');
-    expect(landing.categories.map((c) => [c.manualId, c.displayName])).toEqual(
-      landingCarouselCategories.map((c) => [c.id, c.label]),
+    expect(landing.categories.map((c) => c.manualId)).toEqual(
+      pack.categories.map((c) => c.manualId),
     );
+    for (const carousel of landingCarouselCategories) {
+      const category = landing.categories.find((c) => c.manualId === carousel.id)!;
+      expect(category.displayName).toBe(carousel.label);
+      expect(category.presets).toHaveLength(lists.presetsPerCategory);
+    }
     for (const category of landing.categories) {
       expect(category.emoji).toBeTruthy();
-      expect(category.presets.length).toBeGreaterThanOrEqual(6);
-      expect(category.presets.length).toBeLessThanOrEqual(lists.presetsPerCategory);
       for (const preset of category.presets) {
         expect(preset.featuredImage.alt).toBe(preset.displayName);
         await expectImageServed(app, preset.featuredImage);
@@ -55,7 +67,7 @@ describe('a fresh install starts with the default content', () => {
       headers: admin.headers,
     });
     const presets = response.json<{ presets: AdminPreset[] }>().presets;
-    expect(presets.length).toBeGreaterThanOrEqual(30);
+    expect(presets.length).toBeGreaterThanOrEqual(54);
     expect(new Set(presets.map((p) => p.displayName)).size).toBe(presets.length);
     for (const preset of presets) {
       expect(preset.description.length, preset.manualId).toBeGreaterThan(20);
@@ -65,8 +77,27 @@ describe('a fresh install starts with the default content', () => {
     const all = await get<PresetsResponse>('/api/catalog/presets');
     expect(all.presets).toHaveLength(presets.length);
     const detail = await get<PresetResponse>(`/api/catalog/presets/${all.presets[0]!.id}`);
-    expect(detail.preset.additionalImages.length).toBeGreaterThan(0);
+    expect(detail.preset.additionalImages.length).toBeGreaterThanOrEqual(2);
     for (const image of detail.preset.additionalImages) await expectImageServed(app, image);
+    // A scene the prompt alone would not give reaches the engine with the preset.
+    expect(presets.find((p) => p.manualId === 'ocean-siren')?.scene).toEqual({
+      place: 'underwater',
+    });
+  });
+
+  it('shows at least 8 different people on the landing page, a face in every picture', async () => {
+    const landing = await get<LandingResponse>('/api/catalog/landing');
+    const shown = landing.categories.flatMap((c) => c.presets);
+    // Which person a picture was made from is in its file name in the pack.
+    const people = new Set(
+      shown.map((preset) => {
+        const entry = pack.presets.find((p) => p.manualId === preset.manualId)!;
+        return path.basename(entry.featuredImage!, '.webp').slice(preset.manualId.length + 1);
+      }),
+    );
+    expect(people.size).toBeGreaterThanOrEqual(8);
+    for (const preset of shown)
+      expect(await faceOf(preset.featuredImage), preset.manualId).toBeDefined();
   });
 
   it('has good and bad example photos, each bad one saying why', async () => {
@@ -95,23 +126,26 @@ describe('a fresh install starts with the default content', () => {
     }
   });
 
-  it('never shows the person of the retouched "AI" pictures among the real ones', () => {
-    // Each person's photos live in a folder of their own (person-a/...); the official portraits
-    // are one person per file.
-    const person = (file: string) =>
-      file.startsWith('real-portraits/') ? file : file.split('/')[0];
-    const aiPeople = new Set(
-      defaultQuizImages.flatMap((image) =>
-        image.isAi ? [person(sources[image.recipe.source].file)] : [],
-      ),
-    );
-    const realPeople = defaultQuizImages.flatMap((image) =>
-      image.isAi ? [] : [person(image.file)],
-    );
-    expect(new Set(realPeople).size).toBe(quiz.realImageCount);
-    expect(realPeople.filter((someone) => aiPeople.has(someone))).toEqual([]);
+  it('never shows a person of the "AI" pictures among the real ones', async () => {
+    const { images } = await get<QuizImagesResponse>('/api/catalog/quiz-images');
+    const faces = await Promise.all(images.map(faceOf));
+    expect(faces.every(Boolean)).toBe(true);
+    const ai = faces.slice(0, quiz.aiImageCount);
+    const real = faces.slice(quiz.aiImageCount);
+    for (const aiFace of ai)
+      for (const realFace of real)
+        expect(faceSimilarity(aiFace!, realFace!)).toBeLessThan(identity.samePersonMinSimilarity);
   });
 });
+
+type Picture = Pick<CatalogImage, 'src'>;
+
+/** The face embedding of a catalog picture (its 640 px variant), or undefined when no face shows. */
+async function faceOf(image: Picture): Promise<number[] | undefined> {
+  const response = await app.app!.inject({ url: image.src });
+  const { faces } = await analyzePhoto(response.rawPayload);
+  return faces[0]?.embedding;
+}
 
 describe('seeding again', () => {
   it('adds nothing when the catalog has content', async () => {
@@ -123,7 +157,7 @@ describe('seeding again', () => {
     expect(report).toMatchObject({ categories: 0, presets: 0, examplePhotos: 0, quizImages: 0 });
     expect(catalogFiles(app)).toEqual(files);
     const landing = await get<LandingResponse>('/api/catalog/landing');
-    expect(landing.categories).toHaveLength(landingCarouselCategories.length);
+    expect(landing.categories).toHaveLength(pack.categories.length);
   });
 
   it(
@@ -143,4 +177,33 @@ describe('seeding again', () => {
     },
     seedTimeout,
   );
+
+  it('leaves no row and no picture behind when the pack fails half-way', async () => {
+    await app.deps.database.db.delete(presets);
+    await app.deps.database.db.delete(categories);
+    const files = catalogFiles(app);
+    // A valid first preset (its picture is stored), then one in a category that does not exist.
+    const pack = mkdtempSync(path.join(os.tmpdir(), 'likeness-pack-'));
+    writeFileSync(path.join(pack, 'portrait.jpg'), fixtures.portrait());
+    const preset = (manualId: string, categoryId: string) => ({
+      manualId,
+      categoryId,
+      displayName: manualId,
+      prompt: 'portrait of {trigger}',
+      featuredImage: 'portrait.jpg',
+    });
+    writeFileSync(
+      path.join(pack, 'manifest.json'),
+      JSON.stringify({
+        categories: [{ manualId: 'only', displayName: 'Only' }],
+        presets: [preset('first', 'only'), preset('second', 'missing')],
+      }),
+    );
+    await expect(
+      seedDefaultContent({ db: app.deps.database.db, storage: app.deps.storage, contentDir: pack }),
+    ).rejects.toThrow();
+    const { categories: left } = await get<{ categories: unknown[] }>('/api/catalog/categories');
+    expect(left).toEqual([]);
+    expect(catalogFiles(app)).toEqual(files);
+  });
 });

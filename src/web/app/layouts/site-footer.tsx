@@ -58,10 +58,35 @@ export const SiteFooter = memo(function SiteFooter() {
           </ul>
         </nav>
       </Container>
+      <PictureCredits />
       <CopyrightLine className="border-t border-neutral-200" />
     </footer>
   );
 });
+
+/** The attribution the default content's CC BY pictures require, where they are shown. */
+function PictureCredits() {
+  const credits = footerMessages.pictureCredits;
+  return (
+    <Container className="pb-6">
+      <p className="text-xs leading-relaxed text-neutral-500">
+        {credits.before}
+        <a href={credits.workUrl} className="underline underline-offset-2" rel="noopener">
+          {credits.work}
+        </a>
+        {', '}
+        <a
+          href={credits.licenceUrl}
+          className="underline underline-offset-2"
+          rel="license noopener"
+        >
+          {credits.licence}
+        </a>
+        {credits.after}
+      </p>
+    </Container>
+  );
+}
 
 /** The copyright line alone: the signed-in and plain layouts' footer. */
 export function CopyrightLine({ className }: { className?: string }) {

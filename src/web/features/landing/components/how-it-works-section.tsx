@@ -5,7 +5,8 @@ import { landing, timings } from '../../../../common/product.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { cn } from '../../../lib/cn.ts';
-import { useGoodExamplePhotos, useLandingCatalog } from '../lib/landing-api.ts';
+import { demoResults, type DemoPicture } from '../lib/demo-pictures.ts';
+import { useGoodExamplePhotos } from '../lib/landing-api.ts';
 import { useReducedMotion } from '../lib/use-reduced-motion.ts';
 import { CatalogPhoto } from './catalog-photo.tsx';
 import { SectionHeading } from './section-heading.tsx';
@@ -15,15 +16,13 @@ const [uploadStep, trainingStep, generateStep] = landingMessages.howItWorks.step
 const thumbSizes = '(min-width: 768px) 170px, 45vw';
 const stepImageSizes = '(min-width: 768px) 340px, 90vw';
 
-/** Upload, training, results: each step shown with real pictures, not icons. */
+/**
+ * Upload, training, results: each step shown with real pictures, not icons. The selfies of
+ * step 1 (the guidelines' good examples) and the pictures of step 3 are the same person.
+ */
 export function HowItWorksSection() {
   const { photos } = useGoodExamplePhotos();
-  const { categories } = useLandingCatalog();
-  // One look from each of the first categories, so step 3 shows range, not four suits.
-  const results = categories
-    .map((category) => category.presets[0])
-    .filter((preset) => preset !== undefined)
-    .slice(0, landing.stepThreeImageCount);
+  const results = demoResults.slice(0, landing.stepThreeImageCount);
   const selfie = photos[0];
 
   return (
@@ -73,9 +72,7 @@ export function HowItWorksSection() {
           </StepCard>
 
           <StepCard number={3} title={generateStep!.title} text={generateStep!.text}>
-            <RotatingResults
-              images={results.map((preset) => ({ id: preset.id, image: preset.featuredImage }))}
-            />
+            <RotatingResults images={results} />
           </StepCard>
         </ol>
       </Container>
@@ -110,13 +107,8 @@ function StepCard({
   );
 }
 
-interface ResultImage {
-  id: string;
-  image: Parameters<typeof CatalogPhoto>[0]['image'];
-}
-
 /** Step 3's pictures, one after another: every look stays mounted, so changing is a fade. */
-function RotatingResults({ images }: { images: ResultImage[] }) {
+function RotatingResults({ images }: { images: DemoPicture[] }) {
   const reducedMotion = useReducedMotion();
   const [active, setActive] = useState(0);
   const count = images.length;
@@ -130,14 +122,13 @@ function RotatingResults({ images }: { images: ResultImage[] }) {
     return () => window.clearInterval(id);
   }, [reducedMotion, count]);
 
-  if (!count) return <Skeleton className="h-full w-full" />;
   return (
     <div className="relative h-full" data-testid="step-three-images">
-      {images.map(({ id, image }, imageIndex) => {
+      {images.map((image, imageIndex) => {
         const shown = imageIndex === active % count;
         return (
           <CatalogPhoto
-            key={id}
+            key={image.id}
             image={image}
             sizes={stepImageSizes}
             aspectRatio="4 / 3"

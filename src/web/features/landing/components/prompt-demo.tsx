@@ -3,9 +3,8 @@ import { CircleCheck, LoaderCircle } from 'lucide-react';
 import { landingMessages } from '../../../../common/messages/landing.ts';
 import { landing, timings } from '../../../../common/product.ts';
 import { Container } from '../../../components/ui/container.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { cn } from '../../../lib/cn.ts';
-import { presetByKey, useGoodExamplePhotos, useLandingCatalog } from '../lib/landing-api.ts';
+import { demoOriginal, demoResults } from '../lib/demo-pictures.ts';
 import { useInView } from '../lib/use-in-view.ts';
 import { useReducedMotion } from '../lib/use-reduced-motion.ts';
 import { belowTheFold } from '../lib/below-the-fold.ts';
@@ -13,14 +12,6 @@ import { CatalogPhoto } from './catalog-photo.tsx';
 import { SectionHeading } from './section-heading.tsx';
 
 const prompts = landing.demoPrompts;
-// The preset that pictures each example prompt (by key, in the prompts' order).
-const promptLooks = [
-  'corporate-headshot',
-  'street-style',
-  'laser-yearbook',
-  'dragon-knight',
-  'golden-hour-editorial',
-] as const;
 
 type Phase = 'typing' | 'generating' | 'revealing' | 'done';
 
@@ -87,8 +78,6 @@ export function PromptDemoSection() {
  */
 export function PromptDemo() {
   const reducedMotion = useReducedMotion();
-  const { categories } = useLandingCatalog();
-  const { photos } = useGoodExamplePhotos();
   const [state, setState] = useState<DemoState>(initialState);
   const box = useRef<HTMLDivElement>(null);
   const inView = useInView(box);
@@ -113,8 +102,7 @@ export function PromptDemo() {
     ? { prompt: 0, typed: prompts[0]!.length, phase: 'done' }
     : state;
   const prompt = prompts[shown.prompt]!;
-  const look = presetByKey(categories, promptLooks[shown.prompt]!, shown.prompt);
-  const original = photos[0];
+  const result = demoResults[shown.prompt]!;
   const revealed = shown.phase === 'revealing' || shown.phase === 'done';
 
   return (
@@ -128,16 +116,12 @@ export function PromptDemo() {
       <div className="grid grid-cols-2 gap-3">
         <figure className="flex flex-col gap-2">
           <div className="overflow-hidden rounded-xl bg-neutral-100">
-            {original ? (
-              <CatalogPhoto
-                image={original.image}
-                sizes={photoSizes}
-                aspectRatio="4 / 5"
-                className="h-auto w-full"
-              />
-            ) : (
-              <Skeleton className="aspect-[4/5] w-full" />
-            )}
+            <CatalogPhoto
+              image={demoOriginal}
+              sizes={photoSizes}
+              aspectRatio="4 / 5"
+              className="h-auto w-full"
+            />
           </div>
           <figcaption className="text-center text-sm font-medium text-neutral-600">
             {text.original}
@@ -146,22 +130,19 @@ export function PromptDemo() {
 
         <figure className="flex flex-col gap-2">
           <div className="relative aspect-[4/5] overflow-hidden rounded-xl bg-gradient-to-br from-neutral-100 via-neutral-200 to-accent-100">
-            {look ? (
-              <CatalogPhoto
-                // Each prompt's picture is kept mounted by key so it fades in, not pops.
-                key={look.id}
-                image={look.featuredImage}
-                alt={text.generatedAlt(prompt)}
-                sizes={photoSizes}
-                aspectRatio="4 / 5"
-                aria-hidden={revealed ? undefined : true}
-                className={cn(
-                  'absolute inset-0 h-full w-full transition-[opacity,filter] ease-out',
-                  revealed ? 'opacity-100 blur-0' : 'opacity-0 blur-md',
-                )}
-                style={{ transitionDuration: `${timings.carousel.transitionMs}ms` }}
-              />
-            ) : null}
+            <CatalogPhoto
+              // Each prompt's picture is kept mounted by key so it fades in, not pops.
+              key={result.id}
+              image={result}
+              sizes={photoSizes}
+              aspectRatio="4 / 5"
+              aria-hidden={revealed ? undefined : true}
+              className={cn(
+                'absolute inset-0 h-full w-full transition-[opacity,filter] ease-out',
+                revealed ? 'opacity-100 blur-0' : 'opacity-0 blur-md',
+              )}
+              style={{ transitionDuration: `${timings.carousel.transitionMs}ms` }}
+            />
             {shown.phase === 'generating' ? (
               <div className="absolute inset-0 flex items-center justify-center">
                 <span className="inline-flex items-center gap-2 rounded-full bg-white/90 px-3 py-1.5 text-xs font-medium text-neutral-700 shadow-sm">
