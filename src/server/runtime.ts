@@ -21,7 +21,7 @@ import { sendEmailJob } from './features/email/jobs.ts';
 import { createMemoryEventBus, createPostgresEventBus } from './features/events/event-bus.ts';
 import { createStudio } from './features/studio/studio.ts';
 import { createTryOn } from './features/tryon/tryon.ts';
-import { analyzePhoto, faceSimilarity } from './images/faces.ts';
+import { analyzePhoto, faceSimilarity, findSmallFaces } from './images/faces.ts';
 import { warmUp as warmUpNsfw } from './images/nsfw.ts';
 import { startJobQueue } from './jobs/job-queue.ts';
 import { createWorkers, jobTypes } from './jobs/registry.ts';
@@ -93,7 +93,7 @@ export async function start(
         ? createStripeBillingProvider(config.billing.stripe)
         : createLocalBillingProvider({ db: database.db, publicUrl: config.publicUrl }),
   });
-  const faces = { analyze: analyzePhoto, similarity: faceSimilarity };
+  const faces = { analyze: analyzePhoto, findSmallFaces, similarity: faceSimilarity };
   const studio = createStudio({
     config,
     db: database.db,

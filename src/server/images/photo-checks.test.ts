@@ -1,7 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzePhoto, faceSimilarity, type DetectedFace, type PhotoAnalysis } from './faces.ts';
-import { differentPersonIds, faceRules, judgePhoto, primaryFace } from './photo-checks.ts';
+import {
+  analyzePhoto,
+  faceSimilarity,
+  findSmallFaces,
+  type DetectedFace,
+  type PhotoAnalysis,
+} from './faces.ts';
+import {
+  differentPersonIds,
+  faceRules,
+  foundOnlySmallFace,
+  judgePhoto,
+  primaryFace,
+} from './photo-checks.ts';
 
 // Real photos (CC0 / public domain): see tests/fixtures/photos/README.md and assets/seed/LICENSES.md.
 const seed = new URL('../../../assets/seed/', import.meta.url);
@@ -70,11 +82,25 @@ describe('judgePhoto on real photos', () => {
     expect(judgePhoto(analysis(`two-faces/${name}.jpg`))).toBe('multipleFaces');
   });
 
-  it('refuses a blurred face, a 200x200 photo and a face too small to find', () => {
+  it('refuses a blurred face and a 200x200 photo', () => {
     expect(judgePhoto(analysis('quality/blurry.jpg'))).toBe('tooBlurry');
     expect(judgePhoto(analysis('quality/small.jpg'))).toBe('tooSmall');
-    expect(['noFace', 'faceTooSmall']).toContain(judgePhoto(analysis('quality/tiny-face.jpg')));
   });
+
+  it('finds the face too small to see in tiny-face.jpg (Face too small), and none in the no-face photos', async () => {
+    const tiny = readFileSync(files['quality/tiny-face.jpg']!);
+    expect(judgePhoto(analysis('quality/tiny-face.jpg'))).toBe('noFace');
+    const small = await findSmallFaces(tiny);
+    expect(foundOnlySmallFace(small)).toBe(true);
+    // The real face: 41 px wide in 1600, far below the rule.
+    expect(small[0]!.box.width).toBeLessThan(faceRules.minFacePx);
+    expect(small[0]!.score).toBeGreaterThan(faceRules.minSmallFaceScore + 0.1);
+    for (const name of ['cat', 'coffee', 'rocket', 'text']) {
+      const found = await findSmallFaces(readFileSync(files[`not-a-face/${name}.jpg`]!));
+      expect(foundOnlySmallFace(found), name).toBe(false);
+      for (const face of found) expect(face.score).toBeLessThan(faceRules.minSmallFaceScore - 0.2);
+    }
+  }, 60_000);
 
   it('keeps its thresholds clear of the measured photos', () => {
     const passing = [...A, ...B, 'quality/large-12mp.jpg', 'quality/exif-orientation-6.jpg'];

@@ -2,7 +2,12 @@ import type { PhotoFailureReason, TrainingStatus } from '../../../common/api/stu
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import type { DetectedFace, PhotoAnalysis } from '../../images/faces.ts';
-import { differentPersonIds, judgePhoto, primaryFace } from '../../images/photo-checks.ts';
+import {
+  differentPersonIds,
+  foundOnlySmallFace,
+  judgePhoto,
+  primaryFace,
+} from '../../images/photo-checks.ts';
 import {
   findPhotoById,
   listDraftPhotos,
@@ -15,6 +20,8 @@ import {
 /** What validation needs from face analysis (the real one loads human's models on first use). */
 export interface FaceAnalyzer {
   analyze(bytes: Buffer): Promise<PhotoAnalysis>;
+  /** The slower search for faces too small for `analyze` (see `findSmallFaces`). */
+  findSmallFaces(bytes: Buffer): Promise<{ score: number }[]>;
   similarity(a: number[], b: number[]): number;
 }
 
@@ -41,8 +48,12 @@ export function createPhotoValidation(deps: {
     photo: PhotoRow,
   ): Promise<{ reason: PhotoFailureReason } | { reason: null; face: DetectedFace } | undefined> {
     if (!(await storage.exists(photo.storageKey))) return undefined; // deleted meanwhile
-    const analysis = await faces.analyze(await storage.read(photo.storageKey));
-    const reason = judgePhoto(analysis);
+    const bytes = await storage.read(photo.storageKey);
+    const analysis = await faces.analyze(bytes);
+    let reason = judgePhoto(analysis);
+    // No face at the detector's usual size: maybe one too small to see there.
+    if (reason === 'noFace' && foundOnlySmallFace(await faces.findSmallFaces(bytes)))
+      reason = 'faceTooSmall';
     const face = primaryFace(analysis);
     if (reason || !face) return { reason: reason ?? 'noFace' };
     return { reason: null, face };
