@@ -887,6 +887,17 @@ export const messages = {
     unfavourite: 'Remove from favourites',
     favouriteFailed: 'Failed to update your favourites. Please try again.',
     openImage: (name: string) => `Open ${name}`,
+    // Where the user pressed Generate (a preset page, the custom prompt panel): the picture's
+    // progress and then the picture itself.
+    result: {
+      title: 'Your new photo',
+      processing: 'Generating your photo... It usually takes under a minute.',
+      progressLabel: 'Generating your photo',
+      ready: 'Your photo is ready',
+      failed: 'This photo could not be made. Your credit has been refunded.',
+      seeAll: 'See all your photos',
+      open: 'Open',
+    },
     modal: {
       processingTitle: 'Generating your photo...',
       processingText:

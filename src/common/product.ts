@@ -661,6 +661,8 @@ export const timings = {
   /** A model name being typed is saved to the draft after this pause (a reload keeps it). */
   draftNameSaveMs: 500,
   tryOnReloadMs: 2000,
+  /** A picture shown where the user asked for it re-reads itself this often (a missed event). */
+  generationResultPollMs: 15_000,
   toast: { shortMs: 2000, longMs: 5000 },
   sseHeartbeatMs: 25_000,
   requestTimeoutMs: 10_000,

@@ -243,25 +243,30 @@ test.describe.serial('a Pro subscriber with a trained model', () => {
       await saveScreenshots(page, 'custom-prompt');
     });
 
-    await test.step('an empty prompt is refused; a written one is queued', async () => {
+    const title = `${prompt.slice(0, 50).trimEnd()}...`;
+
+    await test.step('an empty prompt is refused; a written one is made on the page', async () => {
       await page.getByRole('button', { name: 'Generate Image' }).click();
       await expect(toast(page, 'Please enter a prompt')).toBeVisible();
       await page.getByLabel('Prompt', { exact: true }).fill(prompt);
       await page.getByRole('button', { name: 'Generate Image' }).click();
-      const queued = toast(page, 'Generation queued successfully! Processing will begin shortly.');
-      await expect(queued).toBeVisible();
-      await queued.getByRole('button', { name: 'View Images' }).click();
+      await expect(
+        toast(page, 'Generation queued successfully! Processing will begin shortly.'),
+      ).toBeVisible();
+      const result = page.getByTestId('generation-result');
+      await expect(result).toHaveAttribute('data-status', 'complete', { timeout: liveTimeout });
+      await expect(result.getByText(title, { exact: true })).toBeVisible();
+      await expectImageLoaded(result);
+      await result.getByRole('link', { name: 'See all your photos' }).click();
       await expect(page).toHaveURL('/dashboard?main=generation&sub=generated');
     });
 
-    await test.step('it finishes, and the modal previews the prompt at 50 characters', async () => {
-      const custom = card(page, 'Custom: My Look');
-      await expect(custom).toHaveAttribute('data-status', 'complete', { timeout: liveTimeout });
-      await custom.getByRole('button', { name: 'Open Custom: My Look' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Custom: My Look' });
-      await expect(dialog.getByTestId('prompt-preview')).toHaveText(
-        `${prompt.slice(0, 50).trimEnd()}...`,
-      );
+    await test.step('its card is titled by the prompt, and the modal previews it at 50 characters', async () => {
+      const custom = card(page, title);
+      await expect(custom).toHaveAttribute('data-status', 'complete');
+      await custom.getByRole('button', { name: `Open ${title}` }).click();
+      const dialog = page.getByRole('dialog', { name: title });
+      await expect(dialog.getByTestId('prompt-preview')).toHaveText(title);
       await page.keyboard.press('Escape');
     });
 

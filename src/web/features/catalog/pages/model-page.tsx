@@ -25,8 +25,13 @@ import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { rememberPostLoginRedirect } from '../../auth/post-login-redirect.ts';
 import { useSession } from '../../auth/session.ts';
+import { GenerationResult } from '../../generation/components/generation-result.tsx';
 import { SingleModelPicker } from '../../generation/components/model-picker.tsx';
-import { generateFromPreset, requestFailure } from '../../generation/generation-api.ts';
+import {
+  generateFromPreset,
+  requestFailure,
+  type Generation,
+} from '../../generation/generation-api.ts';
 import {
   defaultModelId,
   generatedTabPath,
@@ -145,7 +150,8 @@ export function ModelPage() {
 /**
  * The user's own AI model to generate with (complete ones can be chosen, a training one is
  * greyed) and the Generate button in the state the session calls for. Generate spends one credit
- * and queues the image; the toast leads to the generated images, where it appears by itself.
+ * and queues the image, which then shows here, live, from progress to picture (the latest one;
+ * the toast and the result lead to all the others).
  */
 function PresetGenerate({ presetId }: { presetId: string }) {
   const session = useSession();
@@ -154,6 +160,7 @@ function PresetGenerate({ presetId }: { presetId: string }) {
   const signedIn = session.status === 'signed-in';
   const models = useQuery({ ...modelsQueryOptions(), enabled: signedIn });
   const [chosen, setChosen] = useState<string | null>(null);
+  const [latest, setLatest] = useState<Generation | null>(null);
 
   const list = models.data?.models ?? [];
   const usable = list.filter(isUsableModel);
@@ -165,7 +172,8 @@ function PresetGenerate({ presetId }: { presetId: string }) {
 
   const generate = useMutation({
     mutationFn: (request: { userModelId: string; presetId: string }) => generateFromPreset(request),
-    onSuccess: () => {
+    onSuccess: (generation) => {
+      setLatest(generation);
       notify.success(messages.generation.queued, {
         action: {
           label: messages.generation.viewImages,
@@ -220,6 +228,7 @@ function PresetGenerate({ presetId }: { presetId: string }) {
         />
         <p className="text-center text-xs text-neutral-500">{text.generateCost}</p>
       </div>
+      {latest ? <GenerationResult key={latest.id} generation={latest} /> : null}
     </>
   );
 }

@@ -34,6 +34,7 @@ import {
   toggleSelectAll,
   type CheckOutcome,
 } from '../generation-rules.ts';
+import { GenerationResult } from './generation-result.tsx';
 import { MultiModelPicker } from './model-picker.tsx';
 
 const text = messages.generation;
@@ -62,6 +63,8 @@ export function CustomGenerationPanel({ headingLevel = 'h2' }: { headingLevel?: 
   const [prompt, setPrompt] = useState('');
   // Null until the user picks: the default (their chosen model, else the newest) applies.
   const [choice, setChoice] = useState<ReadonlySet<string> | null>(null);
+  // The latest single picture asked for here, shown under the button from progress to picture.
+  const [latest, setLatest] = useState<Generation | null>(null);
 
   const list = models.data?.models ?? [];
   const hasUsableModel = list.some(isUsableModel);
@@ -90,6 +93,7 @@ export function CustomGenerationPanel({ headingLevel = 'h2' }: { headingLevel?: 
           },
     onSuccess: (result) => {
       if (result.kind === 'single') {
+        setLatest(result.generation);
         notify.success(text.queued, {
           action: { label: text.viewImages, onClick: () => void navigate(generatedTabPath) },
         });
@@ -169,104 +173,107 @@ export function CustomGenerationPanel({ headingLevel = 'h2' }: { headingLevel?: 
       )}
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
-        <Card className="flex flex-col gap-6 p-5 md:p-6">
-          {models.isPending ? (
-            <div aria-busy="true" className="grid gap-2 sm:grid-cols-2">
-              <span role="status" className="sr-only">
-                {messages.common.loadingEllipsis}
-              </span>
-              <Skeleton className="h-16" />
-              <Skeleton className="h-16" />
-            </div>
-          ) : models.isError ? (
-            <p role="alert" className="text-sm text-danger-700">
-              {messages.models.loadFailed}
-              <Button
-                variant="ghost"
-                size="sm"
-                className="ml-2"
-                onClick={() => void models.refetch()}
-              >
-                {messages.common.tryAgain}
-              </Button>
-            </p>
-          ) : list.length === 0 ? (
-            <div className="flex items-start gap-4">
-              <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-accent-50 text-accent-700">
-                <UserRoundPlus aria-hidden="true" className="size-5" />
-              </span>
-              <div className="flex flex-col gap-1">
-                <p className="font-semibold text-neutral-950">{text.noModels}</p>
-                <p className="text-sm text-neutral-600">{text.noModelsHint}</p>
-                <Button asChild size="sm" variant="outline" className="mt-2 self-start">
-                  <Link
-                    to={`${routes.createModel}?redirect=${encodeURIComponent(pathname + search)}`}
-                  >
-                    <Plus aria-hidden="true" className="size-4" />
-                    {text.createModel}
-                  </Link>
+        <div className="flex min-w-0 flex-col gap-6">
+          <Card className="flex flex-col gap-6 p-5 md:p-6">
+            {models.isPending ? (
+              <div aria-busy="true" className="grid gap-2 sm:grid-cols-2">
+                <span role="status" className="sr-only">
+                  {messages.common.loadingEllipsis}
+                </span>
+                <Skeleton className="h-16" />
+                <Skeleton className="h-16" />
+              </div>
+            ) : models.isError ? (
+              <p role="alert" className="text-sm text-danger-700">
+                {messages.models.loadFailed}
+                <Button
+                  variant="ghost"
+                  size="sm"
+                  className="ml-2"
+                  onClick={() => void models.refetch()}
+                >
+                  {messages.common.tryAgain}
                 </Button>
+              </p>
+            ) : list.length === 0 ? (
+              <div className="flex items-start gap-4">
+                <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-accent-50 text-accent-700">
+                  <UserRoundPlus aria-hidden="true" className="size-5" />
+                </span>
+                <div className="flex flex-col gap-1">
+                  <p className="font-semibold text-neutral-950">{text.noModels}</p>
+                  <p className="text-sm text-neutral-600">{text.noModelsHint}</p>
+                  <Button asChild size="sm" variant="outline" className="mt-2 self-start">
+                    <Link
+                      to={`${routes.createModel}?redirect=${encodeURIComponent(pathname + search)}`}
+                    >
+                      <Plus aria-hidden="true" className="size-4" />
+                      {text.createModel}
+                    </Link>
+                  </Button>
+                </div>
+              </div>
+            ) : (
+              <MultiModelPicker
+                models={list}
+                legend={text.chooseModel}
+                selected={selected}
+                locked={!unlocked}
+                disabled={submit.isPending}
+                onChange={(id, on) => {
+                  const next = new Set(selected);
+                  if (on) next.add(id);
+                  else next.delete(id);
+                  setChoice(next);
+                }}
+                onSelectAll={() => setChoice(toggleSelectAll(list, selected))}
+              />
+            )}
+
+            <div className="flex flex-col gap-2">
+              <Label htmlFor={promptId}>{text.promptLabel}</Label>
+              <Textarea
+                id={promptId}
+                value={prompt}
+                onChange={(event) => setPrompt(event.target.value)}
+                placeholder={text.promptPlaceholder}
+                disabled={promptDisabled}
+                maxLength={promptRules.maxLength}
+                aria-describedby={describedBy(fieldHintId(promptId), countId)}
+                style={{ minHeight: promptRules.minHeightPx }}
+              />
+              <div className="flex items-center justify-between gap-3 text-xs text-neutral-600">
+                <p id={fieldHintId(promptId)} className="flex items-center gap-1.5">
+                  <Coins aria-hidden="true" className="size-3.5 text-accent-600" />
+                  {selected.size > 1
+                    ? messages.bulk.cost(selected.size)
+                    : messages.catalog.generateCost}
+                </p>
+                <p id={countId} className="shrink-0 tabular-nums">
+                  {text.promptCount(prompt.length, promptRules.maxLength)}
+                </p>
               </div>
             </div>
-          ) : (
-            <MultiModelPicker
-              models={list}
-              legend={text.chooseModel}
-              selected={selected}
-              locked={!unlocked}
-              disabled={submit.isPending}
-              onChange={(id, on) => {
-                const next = new Set(selected);
-                if (on) next.add(id);
-                else next.delete(id);
-                setChoice(next);
-              }}
-              onSelectAll={() => setChoice(toggleSelectAll(list, selected))}
-            />
-          )}
 
-          <div className="flex flex-col gap-2">
-            <Label htmlFor={promptId}>{text.promptLabel}</Label>
-            <Textarea
-              id={promptId}
-              value={prompt}
-              onChange={(event) => setPrompt(event.target.value)}
-              placeholder={text.promptPlaceholder}
-              disabled={promptDisabled}
-              maxLength={promptRules.maxLength}
-              aria-describedby={describedBy(fieldHintId(promptId), countId)}
-              style={{ minHeight: promptRules.minHeightPx }}
-            />
-            <div className="flex items-center justify-between gap-3 text-xs text-neutral-600">
-              <p id={fieldHintId(promptId)} className="flex items-center gap-1.5">
-                <Coins aria-hidden="true" className="size-3.5 text-accent-600" />
-                {selected.size > 1
-                  ? messages.bulk.cost(selected.size)
-                  : messages.catalog.generateCost}
-              </p>
-              <p id={countId} className="shrink-0 tabular-nums">
-                {text.promptCount(prompt.length, promptRules.maxLength)}
-              </p>
-            </div>
-          </div>
-
-          <Button
-            size="lg"
-            className="w-full"
-            loading={button.kind === 'generating'}
-            onClick={onGenerate}
-            data-state={button.kind}
-          >
-            {button.kind === 'upgrade' ? (
-              <Lock aria-hidden="true" className="size-4" />
-            ) : button.kind === 'needCredits' ? (
-              <Coins aria-hidden="true" className="size-4" />
-            ) : button.kind === 'generating' ? null : (
-              <Sparkles aria-hidden="true" className="size-4" />
-            )}
-            {button.label}
-          </Button>
-        </Card>
+            <Button
+              size="lg"
+              className="w-full"
+              loading={button.kind === 'generating'}
+              onClick={onGenerate}
+              data-state={button.kind}
+            >
+              {button.kind === 'upgrade' ? (
+                <Lock aria-hidden="true" className="size-4" />
+              ) : button.kind === 'needCredits' ? (
+                <Coins aria-hidden="true" className="size-4" />
+              ) : button.kind === 'generating' ? null : (
+                <Sparkles aria-hidden="true" className="size-4" />
+              )}
+              {button.label}
+            </Button>
+          </Card>
+          {latest ? <GenerationResult key={latest.id} generation={latest} /> : null}
+        </div>
 
         <Card className="flex h-fit flex-col gap-3 p-5 md:p-6" data-testid="prompt-tips">
           <TipsHeading className="flex items-center gap-2 text-base font-semibold text-neutral-950">
