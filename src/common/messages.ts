@@ -1143,6 +1143,16 @@ export const messages = {
     choosePlan: 'Choose a plan',
     buyMoreCredits: 'Buy credits',
     browsePresets: 'Browse presets',
+    // The plan card's main action, which follows where the user stands.
+    nextStep: {
+      generatePhotos: 'Generate photos',
+      createAnother: 'Create another model',
+      seeTraining: 'See your model training',
+      trainingHint: 'Your AI model is training. Browse the styles meanwhile.',
+      atLimit: (tierName: string, limit: number) =>
+        `Your ${tierName} plan includes ${plural(limit, 'AI model')}, and it is in use.`,
+      upgrade: 'Upgrade for more models',
+    },
     tryonPlaceholder: {
       title: 'Virtual try-on',
       text: 'Put any garment on a photo of yourself. Try-on is coming to the studio soon (Pro, Premium and Enterprise plans); see how it works in the meantime.',

@@ -25,6 +25,7 @@ import { TryOnTab } from '../../tryon/components/tryon-tab.tsx';
 import { isTryOnLocked } from '../../tryon/tryon-rules.ts';
 import { PlanSummary } from '../components/plan-summary.tsx';
 import { TrainingBanner } from '../components/training-banner.tsx';
+import { dashboardNextStep } from '../next-step.ts';
 import {
   readStudioQuery,
   writeStudioQuery,
@@ -46,7 +47,9 @@ export function DashboardPage() {
   usePaymentReturnRefresh();
   const [searchParams, setSearchParams] = useSearchParams();
   const studio = readStudioQuery(searchParams);
-  const training = useTrainingBanner(profile?.trainingInProgress === true);
+  const models = useStudioModels(profile?.trainingInProgress === true);
+  const training = trainingBannerState(models.data, profile?.trainingInProgress === true);
+  const nextStep = dashboardNextStep({ subscription, models: models.data?.models ?? null });
   const tryOnLocked = isTryOnLocked(subscription);
 
   const go = (next: Partial<{ main: StudioMain; sub: StudioSub }>) =>
@@ -64,15 +67,16 @@ export function DashboardPage() {
   );
 
   return (
-    <Container className="flex flex-col gap-8 py-8 md:gap-10 md:py-12">
+    // Tighter on a phone, so the studio's tabs and their first row start on the first screen.
+    <Container className="flex flex-col gap-5 py-5 md:gap-8 md:py-10">
       <PageHeader
         eyebrow={text.studioTitle}
         title={user?.name ? text.greeting(user.name) : text.greetingNoName}
-        description={text.studioSubtitle}
+        description={<span className="hidden md:inline">{text.studioSubtitle}</span>}
       />
 
       <TrainingBanner {...training} />
-      <PlanSummary subscription={subscription} />
+      <PlanSummary subscription={subscription} nextStep={nextStep} />
 
       <Tabs value={studio.main} onValueChange={(value) => go({ main: value as StudioMain })}>
         <TabsList aria-label={text.studioSections}>
@@ -87,7 +91,7 @@ export function DashboardPage() {
           </TabsTrigger>
         </TabsList>
 
-        <TabsContent value="generation">
+        <TabsContent value="generation" className="mt-3 md:mt-6">
           <Tabs value={studio.sub} onValueChange={(value) => go({ sub: value as StudioSub })}>
             <TabsList
               aria-label={text.generationTabs}
@@ -104,20 +108,20 @@ export function DashboardPage() {
               ))}
             </TabsList>
 
-            <TabsContent value="presets" className="mt-8">
+            <TabsContent value="presets" className="mt-5 md:mt-8">
               <h2 className="sr-only">{messages.catalog.presetsTitle}</h2>
               <CategoryList />
             </TabsContent>
-            <TabsContent value="custom" className="mt-8">
+            <TabsContent value="custom" className="mt-5 md:mt-8">
               <CustomGenerationPanel />
             </TabsContent>
-            <TabsContent value="generated" className="mt-8">
+            <TabsContent value="generated" className="mt-5 md:mt-8">
               <GeneratedTab emptyAction={browsePresets} />
             </TabsContent>
           </Tabs>
         </TabsContent>
 
-        <TabsContent value="tryon" className="mt-8">
+        <TabsContent value="tryon" className="mt-5 md:mt-8">
           <TryOnTab />
         </TabsContent>
       </Tabs>
@@ -160,15 +164,14 @@ function usePaymentReturnRefresh() {
 }
 
 /**
- * The training banner's state: the models list says whether a model trains and how far along it
- * is (events keep it current; a slow poll while training covers a missed event), the profile's
- * flag until the list arrives.
+ * The user's models, for the training banner and the plan card's next step: events keep the list
+ * current; a slow poll while a model trains covers a missed event (the profile's flag says so
+ * until the list arrives).
  */
-function useTrainingBanner(profileTrainingInProgress: boolean) {
-  const models = useQuery({
+function useStudioModels(profileTrainingInProgress: boolean) {
+  return useQuery({
     ...modelsQueryOptions(),
     refetchInterval: (query) =>
       (query.state.data?.trainingInProgress ?? profileTrainingInProgress) ? 15_000 : false,
   });
-  return trainingBannerState(models.data, profileTrainingInProgress);
 }
