@@ -49,7 +49,8 @@ export default defineConfig({
         command: 'node scripts/start.mjs',
         url: `http://127.0.0.1:${port}/readyz`,
         reuseExistingServer: !process.env.CI,
-        timeout: 120_000,
+        // A fresh data folder: the first start adds the default content pack (about 45 s on a busy two-core machine).
+        timeout: 240_000,
         stdout: 'pipe',
         stderr: 'pipe',
         env: {
