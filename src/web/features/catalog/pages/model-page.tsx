@@ -151,7 +151,8 @@ export function ModelPage() {
  * The user's own AI model to generate with (complete ones can be chosen, a training one is
  * greyed) and the Generate button in the state the session calls for. Generate spends one credit
  * and queues the image, which then shows here, live, from progress to picture (the latest one;
- * the toast and the result lead to all the others).
+ * the toast and the result lead to all the others). On a phone the button stays at the bottom of
+ * the screen while this column is in view, so it is never below the fold.
  */
 function PresetGenerate({ presetId }: { presetId: string }) {
   const session = useSession();
@@ -219,7 +220,10 @@ function PresetGenerate({ presetId }: { presetId: string }) {
       ) : signedIn && !modelsLoading ? (
         <ModelPickerEmpty />
       ) : null}
-      <div className="flex flex-col gap-2">
+      <div
+        data-testid="preset-generate-bar"
+        className="sticky bottom-0 z-10 -mx-5 flex flex-col gap-2 border-t border-neutral-200/80 bg-white/95 px-5 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] backdrop-blur md:static md:mx-0 md:border-0 md:bg-transparent md:p-0 md:backdrop-blur-none"
+      >
         <GenerateButton
           state={state}
           generating={generate.isPending}
