@@ -28,11 +28,11 @@ import { fileURLToPath } from 'node:url';
 import { and, eq, gte, lte, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { loadConfig } from '../src/server/config.ts';
-import { categories, generations, presets } from '../src/server/db/schema/index.ts';
+import { generations } from '../src/server/db/schema/index.ts';
 import { grant } from '../src/server/features/billing/ledger.ts';
-import { storeImage } from '../src/server/features/catalog/images.ts';
 import { start, type Running } from '../src/server/runtime.ts';
 import { type BenchUser, signUpOverHttp } from './support/accounts.ts';
+import { addBenchPresets } from './support/catalog.ts';
 import { writeResults } from './support/results.ts';
 import { createScratchDatabase, dropScratchDatabase } from './support/scratch-database.ts';
 
@@ -121,34 +121,6 @@ async function trainedUser(app: App): Promise<BenchUser & { modelId: string }> {
   return { ...user, modelId: created.model.id };
 }
 
-async function addPresets(app: App): Promise<string[]> {
-  const { db } = app.deps.database;
-  const pictures: Awaited<ReturnType<typeof storeImage>>[] = [];
-  for (const name of ['hopper', 'chu', 'clyburn', 'duckworth', 'horsford'])
-    pictures.push(
-      await storeImage(app.deps.storage, ['presets', 'bench', name], {
-        bytes: readFileSync(path.join(repo, 'assets/seed/real-portraits', `${name}.jpg`)),
-      }),
-    );
-  await db
-    .insert(categories)
-    .values({ manualId: 'bench-portraits', displayName: 'Portraits', orderIndex: 0 });
-  const ids = Array.from({ length: presetCount }, (_, i) => `bench-preset-${i}`);
-  await db.insert(presets).values(
-    ids.map((id, i) => ({
-      id,
-      manualId: id,
-      categoryId: 'bench-portraits',
-      displayName: `Portrait ${i + 1}`,
-      description: 'An official portrait, studio light',
-      prompt: 'official portrait photo of {trigger}, studio light',
-      featuredImage: pictures[i % pictures.length]!,
-      orderIndex: i,
-    })),
-  );
-  return ids;
-}
-
 /** A's images completed in [from, to], per second. */
 async function rateOf(app: App, userId: string, from: Date, to: Date): Promise<number> {
   const [row] = await app.deps.database.db
@@ -216,7 +188,7 @@ try {
   const app = { ...running, url: running.url! };
   try {
     sampleLoad();
-    const presetIds = await addPresets(app);
+    const presetIds = await addBenchPresets(app, presetCount);
     const a = await trainedUser(app);
     const b = await trainedUser(app);
     console.log(`setup done; A queues ${bulkTotal} images`);

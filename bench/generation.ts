@@ -33,11 +33,11 @@ import { Worker } from 'node:worker_threads';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { loadConfig } from '../src/server/config.ts';
-import { categories, presets, userModels } from '../src/server/db/schema/index.ts';
+import { presets, userModels } from '../src/server/db/schema/index.ts';
 import { grant } from '../src/server/features/billing/ledger.ts';
-import { storeImage } from '../src/server/features/catalog/images.ts';
 import { start, type Running } from '../src/server/runtime.ts';
 import { type BenchUser, signUpOverHttp } from './support/accounts.ts';
+import { addBenchPresets } from './support/catalog.ts';
 import { createScratchDatabase, dropScratchDatabase } from './support/scratch-database.ts';
 import {
   type MeasuredRow,
@@ -147,31 +147,7 @@ async function setUp(app: Running & { url: string }) {
   const user = await proUser(app);
 
   // The catalog: one category, 120 presets whose pictures are 5 real portraits.
-  const { db } = app.deps.database;
-  const portraits = ['hopper', 'chu', 'clyburn', 'duckworth', 'horsford'];
-  const pictures: Awaited<ReturnType<typeof storeImage>>[] = [];
-  for (const name of portraits)
-    pictures.push(
-      await storeImage(app.deps.storage, ['presets', 'bench', name], {
-        bytes: readFileSync(path.join(repo, 'assets/seed/real-portraits', `${name}.jpg`)),
-      }),
-    );
-  await db
-    .insert(categories)
-    .values({ manualId: 'bench-portraits', displayName: 'Portraits', orderIndex: 0 });
-  const presetIds = Array.from({ length: presetCount }, (_, i) => `bench-preset-${i}`);
-  await db.insert(presets).values(
-    presetIds.map((id, i) => ({
-      id,
-      manualId: id,
-      categoryId: 'bench-portraits',
-      displayName: `Portrait ${i + 1}`,
-      description: 'An official portrait, studio light',
-      prompt: 'official portrait photo of {trigger}, studio light',
-      featuredImage: pictures[i % pictures.length]!,
-      orderIndex: i,
-    })),
-  );
+  const presetIds = await addBenchPresets(app, presetCount);
 
   // The model: person A's 8 photos through the upload API, validated and trained by the
   // local engine in this app's workers.
