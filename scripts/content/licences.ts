@@ -23,9 +23,10 @@ const photosAsTheyAre = `## Photos used as they are (resized only)
 | \`pictures/quiz/real-1.webp\` | \`assets/seed/real-portraits/hopper.jpg\` (matplotlib sample data, Wikimedia Commons File:Grace_Hopper.jpg) | Commodore Grace M. Hopper, official portrait, 1984 | Public domain (US Navy photograph) |
 | \`pictures/quiz/real-2..7.webp\` | \`assets/seed/real-portraits/{chu,beatty,clyburn,duckworth,garamendi,horsford}.jpg\` (GitHub \`unitedstates/images\`, \`congress/225x275\`) | Official Member photos of Judy Chu, Joyce Beatty, James E. Clyburn, Tammy Duckworth, John Garamendi, Steven Horsford | Public domain (US Government Publishing Office Member Guide; repository CC0) |
 
-The quiz's real photos are official portraits of real people, shown only as neutral quiz tiles
-(never as preset or marketing pictures); nothing may suggest that they, the US Navy or the US
-Congress endorse the product.
+The official portraits of real people (the quiz's real half, and the six members of Congress
+whose photos the engine made the "AI" half's official portraits from) are shown only as neutral
+quiz tiles, never as preset or marketing pictures; nothing may suggest that they, the US Navy or
+the US Congress endorse the product.
 `;
 
 export function writeLicences(file: string, sources: Source[]): void {
@@ -42,7 +43,7 @@ is either one of the photos below used as it is, or a picture made by the offlin
 from that person's photos (cut out, composed into a painted scene, relit, finished, upscaled).
 
 The composite faces average four real people each (no real individual is shown). CC BY 4.0
-requires attribution, given here and on the site's credits: "Composite faces: Lisa DeBruine
+requires attribution, given here and in the footer of the site's public pages: "Composite faces: Lisa DeBruine
 (2016), Young adult composite faces, figshare, https://doi.org/10.6084/m9.figshare.4055130.v1,
 licensed under CC BY 4.0 (https://creativecommons.org/licenses/by/4.0/). Cropped, resized and
 restyled by Likeness." CC BY 4.0 grants no publicity rights and implies no endorsement.
