@@ -8,6 +8,13 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 
+// Node 20 still runs the product (these machines ship it), but it gets no security fixes.
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+if (nodeMajor < 22)
+  console.log(
+    `Node ${process.version} reached its end of life in April 2026; Node 22 LTS or later is recommended.`,
+  );
+
 function newestMtime(entry) {
   const stats = statSync(entry);
   if (!stats.isDirectory()) return stats.mtimeMs;

@@ -1,8 +1,8 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, environment, loadConfig } from './config.ts';
 import { createStorage } from './adapters/storage/create-storage.ts';
 import { LocalStorage } from './adapters/storage/local-storage.ts';
 import { S3Storage } from './adapters/storage/s3-storage.ts';
@@ -80,6 +80,31 @@ describe('configuration', () => {
     expect(loadConfig({ ...production, ALLOW_TEST_CHECKOUT: 'true' }).billing.provider).toBe(
       'local',
     );
+  });
+});
+
+describe('a .env file', () => {
+  it('configures the app when present, and the environment overrides it', () => {
+    const envFile = path.join(dataDir(), '.env');
+    writeFileSync(
+      envFile,
+      [
+        '# copied from .env.example',
+        'PORT=4100',
+        `DATA_DIR=${dataDir()}`,
+        'LOG_LEVEL=debug',
+        'PUBLIC_URL=',
+      ].join('\n'),
+    );
+    const config = loadConfig(environment(envFile, { LOG_LEVEL: 'warn' }));
+    expect(config.port).toBe(4100);
+    expect(config.publicUrl).toBe('http://localhost:4100');
+    expect(config.logLevel).toBe('warn');
+  });
+
+  it('is optional', () => {
+    const processEnv = { PORT: '4200' };
+    expect(environment(path.join(dataDir(), '.env'), processEnv)).toBe(processEnv);
   });
 });
 

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import {
   type CreditPackId,
@@ -387,7 +388,20 @@ export interface GoogleConfig {
 
 export class ConfigError extends Error {}
 
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+/**
+ * The process environment over the variables of `.env` (in the working folder) when that file
+ * exists: a variable set in the environment wins, as with Node's --env-file. `.env.example`
+ * lists them all.
+ */
+export function environment(
+  envFile = '.env',
+  processEnv: Record<string, string | undefined> = process.env,
+): Record<string, string | undefined> {
+  if (!existsSync(envFile)) return processEnv;
+  return { ...parseEnv(readFileSync(envFile, 'utf8')), ...processEnv };
+}
+
+export function loadConfig(env: Record<string, string | undefined> = environment()): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map(
