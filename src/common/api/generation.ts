@@ -74,6 +74,18 @@ export type GenerationsPage = z.infer<typeof generationsPageSchema>;
 
 export const favouriteRequestSchema = z.object({ favourite: z.boolean() });
 
+/**
+ * `GET /api/generations/zip?ids=a,b,c`: the selected images as one zip (a link the browser
+ * downloads, hence a query). At most a page of them; ids that are not the user's are left out.
+ */
+export const selectionZipQuerySchema = z.object({
+  ids: z
+    .string()
+    .max(lists.generationsPage * 37)
+    .transform((value) => value.split(',').filter(Boolean))
+    .pipe(z.array(z.uuid()).min(1).max(lists.generationsPage)),
+});
+
 export const bulkJobStatuses = ['processing', 'completed', 'failed'] as const;
 
 export const bulkJobSchema = z.object({

@@ -295,6 +295,24 @@ describe('bulk', () => {
     expect(zip.statusCode).toBe(200);
     expect(zip.rawPayload.subarray(0, 2).toString()).toBe('PK');
 
+    // A selection of them downloads as one zip too: one file per selected image.
+    const selected = finished.body.generations.slice(0, 2).map((g) => g.id);
+    const selection = await app.app!.inject({
+      method: 'GET',
+      url: `/api/generations/zip?ids=${selected.join(',')}`,
+      headers: pro.headers,
+    });
+    expect(selection.statusCode).toBe(200);
+    expect(selection.headers['content-disposition']).toContain('likeness-selection.zip');
+    const files = selection.rawPayload.toString('latin1').split('PK\x03\x04').length - 1;
+    expect(files).toBe(2);
+    const malformed = await app.app!.inject({
+      method: 'GET',
+      url: '/api/generations/zip?ids=not-an-id',
+      headers: pro.headers,
+    });
+    expect(malformed.statusCode).toBe(400);
+
     // Deleting one of its images leaves the finished job counting the two left.
     const removed = finished.body.generations[1]!.id;
     expect((await api.call(pro, 'DELETE', `/api/generations/${removed}`)).status).toBe(204);
@@ -408,6 +426,9 @@ describe("another user's generations and bulk jobs", () => {
     const job = jobs.body.bulkJobs[0]!;
     expect((await api.call(stranger, 'GET', `/api/bulk-jobs/${job.id}`)).status).toBe(404);
     expect((await api.call(stranger, 'GET', `/api/bulk-jobs/${job.id}/zip`)).status).toBe(404);
+    expect((await api.call(stranger, 'GET', `/api/generations/zip?ids=${mine.id}`)).status).toBe(
+      404,
+    );
     expect(
       (await api.call<GenerationsPage>(stranger, 'GET', '/api/generations')).body.generations,
     ).toEqual([]);

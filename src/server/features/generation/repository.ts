@@ -71,6 +71,20 @@ export async function findGeneration(
   return row;
 }
 
+/** The user's generations among `ids` (another user's ids find nothing), newest first. */
+export async function listOwnGenerations(
+  tx: Executor,
+  userId: string,
+  ids: readonly string[],
+): Promise<GenerationRow[]> {
+  if (ids.length === 0) return [];
+  return tx
+    .select()
+    .from(generations)
+    .where(and(eq(generations.userId, userId), inArray(generations.id, [...ids])))
+    .orderBy(desc(generations.createdAt), desc(generations.id));
+}
+
 /** A generation by id alone: for the worker, which acts for its owner. */
 export async function lockGenerationById(
   tx: Executor,

@@ -9,6 +9,7 @@ import {
   bulkRequestSchema,
   customGenerationRequestSchema,
   favouriteRequestSchema,
+  selectionZipQuerySchema,
   generationResponseSchema,
   generationsPageSchema,
   generationsQuerySchema,
@@ -106,6 +107,23 @@ export const generationRoutes: FastifyPluginAsyncZod<GenerationRoutesOptions> = 
         reply,
         await generation.downloadable(await user(request), 'favourites'),
         'favourites',
+      ),
+  );
+
+  app.get(
+    '/api/generations/zip',
+    {
+      schema: {
+        tags,
+        summary: 'Download selected images as one zip (ids: up to 50, comma-separated)',
+        querystring: selectionZipQuerySchema,
+      },
+    },
+    async (request, reply) =>
+      sendZip(
+        reply,
+        await generation.downloadable(await user(request), { ids: request.query.ids }),
+        'selection',
       ),
   );
 

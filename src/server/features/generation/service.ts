@@ -35,6 +35,7 @@ import {
   insertGenerations,
   listBulkGenerations,
   listBulkJobs,
+  listOwnGenerations,
   listSingleGenerations,
   fileKeysOfModel,
   removeFromBulkJob,
@@ -457,11 +458,20 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       return { bulkJob: toBulkJob(job), generations: await Promise.all(rows.map(toGeneration)) };
     },
 
-    /** The finished, unblocked images of a bulk job or of the favourites, for one zip download. */
-    async downloadable(userId: string, source: { bulkJobId: string } | 'favourites') {
+    /**
+     * The finished, unblocked images of a bulk job, of the favourites or of a selection, for one
+     * zip download. A selection keeps only the user's own ids.
+     */
+    async downloadable(
+      userId: string,
+      source: { bulkJobId: string } | { ids: readonly string[] } | 'favourites',
+    ) {
       let rows: GenerationRow[];
       if (source === 'favourites') {
         rows = await listSingleGenerations(db, userId, { limit: 500, filter: 'favourites' });
+      } else if ('ids' in source) {
+        rows = await listOwnGenerations(db, userId, source.ids);
+        if (rows.length === 0) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
       } else {
         const job = await findBulkJob(db, userId, source.bulkJobId);
         if (!job) throw new AppError('NOT_FOUND', messages.bulk.notFound);
