@@ -3,7 +3,7 @@
 #   docker run -e DATABASE_URL=... -e AUTH_SECRET=... -e PUBLIC_URL=https://... -e ROLE=web -p 3000:3000 likeness
 # See docs/deployment.md for the topology and every variable.
 
-FROM node:20-bookworm-slim AS build
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -11,7 +11,7 @@ COPY . .
 RUN npx vite build --logLevel warn \
  && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:22-bookworm-slim
 # MALLOC_ARENA_MAX: glibc otherwise keeps a memory arena per libvips thread after decoding
 # uploads; with 2, twelve 10 MB photos uploaded one after another grow the server by 0.85x their
 # size instead of 1.25x (bench/results/memory.md).

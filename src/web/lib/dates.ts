@@ -2,26 +2,21 @@ import { messages } from '../../common/messages.ts';
 
 /**
  * Dates as the specification shows them: under 24 hours relative ("5 minutes ago"), otherwise
- * "Nov 21, 2026 at 3:05 pm" in the viewer's time zone. Written by hand rather than with
- * Intl.DateTimeFormat so the output is the same in every browser and locale.
+ * "Nov 21, 2026 at 3:05 pm" in the viewer's time zone. The parts come from Intl in English
+ * (the product's language) and are put in the specification's order, so every browser and
+ * locale shows the same text.
  */
 
 export type DateInput = Date | string | number | null | undefined;
 
-const monthAbbreviations = [
-  'Jan',
-  'Feb',
-  'Mar',
-  'Apr',
-  'May',
-  'Jun',
-  'Jul',
-  'Aug',
-  'Sep',
-  'Oct',
-  'Nov',
-  'Dec',
-] as const;
+const absoluteParts = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  hour12: true,
+});
 
 const minuteMs = 60_000;
 const hourMs = 60 * minuteMs;
@@ -51,12 +46,14 @@ function formatRelative(elapsedMs: number): string {
 
 /** "Nov 21, 2026 at 3:05 pm" (local time). */
 export function formatAbsolute(date: Date): string {
-  const month = monthAbbreviations[date.getMonth()];
-  const hours24 = date.getHours();
-  const hours12 = hours24 % 12 === 0 ? 12 : hours24 % 12;
-  const minutes = String(date.getMinutes()).padStart(2, '0');
-  const meridiem = hours24 < 12 ? 'am' : 'pm';
-  return `${month} ${date.getDate()}, ${date.getFullYear()} at ${hours12}:${minutes} ${meridiem}`;
+  const part = partsOf(date);
+  return `${part.month} ${part.day}, ${part.year} at ${part.hour}:${part.minute} ${part.dayPeriod?.toLowerCase()}`;
+}
+
+function partsOf(date: Date): Partial<Record<Intl.DateTimeFormatPartTypes, string>> {
+  return Object.fromEntries(
+    absoluteParts.formatToParts(date).map(({ type, value }) => [type, value]),
+  );
 }
 
 /** "Nov 21, 2026" (local date), for dates where the time of day says nothing (member since). */
@@ -64,5 +61,6 @@ export function formatDate(value: DateInput): string {
   if (value === null || value === undefined || value === '') return texts.unknownTime;
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return texts.invalidDate;
-  return `${monthAbbreviations[date.getMonth()]} ${date.getDate()}, ${date.getFullYear()}`;
+  const part = partsOf(date);
+  return `${part.month} ${part.day}, ${part.year}`;
 }
