@@ -938,6 +938,22 @@ export const messages = {
       noFavourites: 'No favourites yet',
       noFavouritesHint: 'Open an image and add it to your favourites to find it here.',
       browsePresets: 'Browse presets',
+      // Several images at once: download as one zip, favourite or delete them together.
+      selection: {
+        select: 'Select',
+        done: 'Done',
+        label: 'Selected images',
+        count: (n: number) => `${plural(n, 'image')} selected`,
+        selectImage: (title: string) => `Select ${title}`,
+        download: 'Download (zip)',
+        favourite: 'Add to favourites',
+        delete: 'Delete',
+        deleteTitle: (n: number) => `Delete ${plural(n, 'image')}?`,
+        deleteText: 'They are removed permanently.',
+        deleted: (n: number) => `${plural(n, 'image')} deleted`,
+        favourited: (n: number) => `${plural(n, 'image')} added to favourites`,
+        someFailed: (n: number) => `${plural(n, 'image')} could not be changed. Please try again.`,
+      },
     },
     detail: {
       invalidId: 'Invalid generation ID',

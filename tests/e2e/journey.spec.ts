@@ -204,4 +204,61 @@ test.describe.serial('a Basic subscriber with their one trained model', () => {
       'complete',
     );
   });
+
+  test('in the Generated tab, several images are downloaded, favourited and deleted together', async () => {
+    // A second picture, made through the API: this test is about the list, not about making it.
+    const [, presetId] = await presetIdsOf(page);
+    const { models } = (await (await page.request.get('/api/studio/models')).json()) as {
+      models: { id: string }[];
+    };
+    const made = await page.request.post('/api/generations', {
+      data: { userModelId: models[0]!.id, presetId },
+    });
+    expect(made.status(), await made.text()).toBe(201);
+
+    await page.setViewportSize(phone);
+    await page.goto('/dashboard?main=generation&sub=generated');
+    const cards = page.getByTestId('generation-card');
+    await expect(cards).toHaveCount(2);
+    await expect(cards.nth(0)).toHaveAttribute('data-status', 'complete', {
+      timeout: liveTimeout,
+    });
+
+    await page.getByRole('button', { name: 'Select', exact: true }).click();
+    const bar = page.getByRole('toolbar', { name: 'Selected images' });
+    await expect(bar.getByRole('status')).toHaveText('0 images selected');
+    const boxes = page.getByRole('checkbox', { name: /^Select / });
+    await boxes.nth(0).click();
+    await boxes.nth(1).click();
+    await expect(boxes.nth(1)).toBeChecked();
+    await expect(bar.getByRole('status')).toHaveText('2 images selected');
+    await mkdir(screenshotDir, { recursive: true });
+    await page.screenshot({ path: `${screenshotDir}/generated-selection-390.png` });
+    await page.setViewportSize(desktop);
+    await page.screenshot({ path: `${screenshotDir}/generated-selection-1280.png` });
+
+    const zipLink = bar.getByRole('link', { name: 'Download (zip)' });
+    const zip = await page.request.get((await zipLink.getAttribute('href'))!);
+    expect(zip.status()).toBe(200);
+    expect(zip.headers()['content-disposition']).toContain('likeness-selection.zip');
+
+    await bar.getByRole('button', { name: 'Add to favourites' }).click();
+    await expect(
+      page.locator('[data-sonner-toast]').filter({ hasText: '2 images added to favourites' }),
+    ).toBeVisible();
+    await page
+      .getByRole('group', { name: 'Show' })
+      .getByRole('button', { name: 'Favourites' })
+      .click();
+    await expect(cards).toHaveCount(2);
+
+    await bar.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete 2 images?' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(
+      page.locator('[data-sonner-toast]').filter({ hasText: '2 images deleted' }),
+    ).toBeVisible();
+    await expect(cards).toHaveCount(0);
+    await expect(bar).toHaveCount(0);
+  });
 });

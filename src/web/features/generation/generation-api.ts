@@ -144,6 +144,11 @@ export function setFavourite(id: string, favourite: boolean): Promise<Generation
 
 export const favouritesZipUrl = '/api/generations/favourites/zip';
 
+/** The selected images as one zip (the server keeps only the user's own). */
+export function selectionZipUrl(ids: readonly string[]): string {
+  return `/api/generations/zip?ids=${ids.map(encodeURIComponent).join(',')}`;
+}
+
 export function bulkZipUrl(id: string): string {
   return `/api/bulk-jobs/${encodeURIComponent(id)}/zip`;
 }

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Download, Heart, Images } from 'lucide-react';
+import { CheckSquare, Download, Heart, Images } from 'lucide-react';
 import { messages } from '../../../../common/messages.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
@@ -19,13 +19,15 @@ import {
   generationGridClasses,
 } from './generation-card.tsx';
 import { GenerationModal } from './generation-modal.tsx';
+import { SelectionBar } from './selection-bar.tsx';
 
 const text = messages.generation.history;
 
 /**
  * The dashboard's Generated tab: single generations newest first (50 a page, Load more), the
  * favourites filter with its zip, and the newest bulk jobs. Everything updates live from the
- * event stream; a card opens the generation modal.
+ * event stream; a card opens the generation modal, or, after Select, joins the selection that
+ * can be downloaded, favourited or deleted together.
  */
 export function GeneratedTab({ emptyAction }: { emptyAction?: ReactNode }) {
   const { status } = useSession();
@@ -38,12 +40,25 @@ export function GeneratedTab({ emptyAction }: { emptyAction?: ReactNode }) {
 function GeneratedLists({ emptyAction }: { emptyAction?: ReactNode }) {
   const [filter, setFilter] = useState<GenerationsFilter>('all');
   const [openId, setOpenId] = useState<string | null>(null);
+  // Null when not selecting; the ids chosen so far when selecting.
+  const [selection, setSelection] = useState<ReadonlySet<string> | null>(null);
   const list = useInfiniteQuery(generationsQueryOptions(filter));
   const bulkJobs = useQuery(bulkJobsQueryOptions());
   const now = new Date();
 
   const generations = list.data?.pages.flatMap((page) => page.generations) ?? [];
   const opened = generations.find((generation) => generation.id === openId) ?? null;
+  // In the list's order, and only what is still in it (a deleted image leaves the selection).
+  const selectedIds = selection
+    ? generations.map((generation) => generation.id).filter((id) => selection.has(id))
+    : [];
+  const toggle = (id: string) =>
+    setSelection((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
   const jobs = bulkJobs.data ?? [];
   const nothingYet =
     filter === 'all' && list.isSuccess && generations.length === 0 && jobs.length === 0;
@@ -91,6 +106,12 @@ function GeneratedLists({ emptyAction }: { emptyAction?: ReactNode }) {
                 </button>
               ))}
             </div>
+            {generations.length > 0 && selection === null ? (
+              <Button variant="outline" size="sm" onClick={() => setSelection(new Set())}>
+                <CheckSquare aria-hidden="true" className="size-4" />
+                {text.selection.select}
+              </Button>
+            ) : null}
             {filter === 'favourites' && generations.length > 0 ? (
               <Button asChild variant="outline" size="sm">
                 <a href={favouritesZipUrl} download>
@@ -134,6 +155,13 @@ function GeneratedLists({ emptyAction }: { emptyAction?: ReactNode }) {
           />
         ) : (
           <>
+            {selection ? (
+              <SelectionBar
+                ids={selectedIds}
+                onDone={() => setSelection(null)}
+                onDeleted={() => setSelection(null)}
+              />
+            ) : null}
             <ul className={generationGridClasses} data-testid="generations-grid">
               {generations.map((generation) => (
                 <li key={generation.id}>
@@ -141,6 +169,14 @@ function GeneratedLists({ emptyAction }: { emptyAction?: ReactNode }) {
                     generation={generation}
                     now={now}
                     onOpen={() => setOpenId(generation.id)}
+                    {...(selection
+                      ? {
+                          selection: {
+                            selected: selection.has(generation.id),
+                            onToggle: () => toggle(generation.id),
+                          },
+                        }
+                      : {})}
                   />
                 </li>
               ))}

@@ -1,4 +1,4 @@
-import { Heart } from 'lucide-react';
+import { Check, Heart } from 'lucide-react';
 import { messages } from '../../../../common/messages.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { cn } from '../../../lib/cn.ts';
@@ -12,17 +12,21 @@ const text = messages.generation;
 /**
  * One generation in a grid: its picture (or state), name, age and badges. The name is the
  * button that opens the generation modal; it stretches over the whole card, so the picture
- * opens it too, while the blocked placeholder's More Info stays its own button above it.
+ * opens it too, while the blocked placeholder's More Info stays its own button above it. While
+ * the list is selecting, the same button is the card's checkbox instead.
  */
 export function GenerationCard({
   generation,
   onOpen,
   now,
+  selection,
 }: {
   generation: Generation;
   onOpen: () => void;
   /** One clock for a whole list, so neighbours never disagree about "2 minutes ago". */
   now: Date;
+  /** Present while the list is selecting: whether this card is selected, and how to toggle it. */
+  selection?: { selected: boolean; onToggle: () => void };
 }) {
   const view = generationView(generation);
   const fresh = isNew(generation);
@@ -32,11 +36,28 @@ export function GenerationCard({
       aria-label={title}
       data-testid="generation-card"
       data-status={view}
-      className="group relative flex h-full flex-col overflow-hidden rounded-card border border-neutral-200/80 bg-white shadow-card transition-shadow focus-within:shadow-lifted hover:shadow-lifted"
+      data-selected={selection?.selected}
+      className={cn(
+        'group relative flex h-full flex-col overflow-hidden rounded-card border border-neutral-200/80 bg-white shadow-card transition-shadow focus-within:shadow-lifted hover:shadow-lifted',
+        selection?.selected && 'border-accent-600 ring-2 ring-accent-600',
+      )}
     >
       <div className="relative overflow-hidden">
         <GenerationMedia generation={generation} size="card" />
         <div className="pointer-events-none absolute top-2 left-2 flex flex-wrap gap-1.5">
+          {selection ? (
+            <span
+              aria-hidden="true"
+              className={cn(
+                'flex size-7 items-center justify-center rounded-full border-2 shadow-sm',
+                selection.selected
+                  ? 'border-accent-600 bg-accent-600 text-white'
+                  : 'border-white bg-white/70 text-transparent',
+              )}
+            >
+              <Check className="size-4" />
+            </span>
+          ) : null}
           {fresh ? (
             <Badge variant="solid" data-testid="new-badge">
               {text.history.newBadge}
@@ -53,8 +74,14 @@ export function GenerationCard({
       <div className="flex flex-1 flex-col gap-1.5 px-3 py-3">
         <button
           type="button"
-          onClick={onOpen}
-          aria-label={text.openImage(title)}
+          {...(selection
+            ? {
+                role: 'checkbox',
+                'aria-checked': selection.selected,
+                'aria-label': text.history.selection.selectImage(title),
+                onClick: selection.onToggle,
+              }
+            : { 'aria-label': text.openImage(title), onClick: onOpen })}
           className={cn(
             'truncate text-left text-sm font-semibold text-neutral-950 focus-visible:outline-none',
             // The stretched hit area: the whole card opens the modal.
