@@ -97,7 +97,7 @@ describe('Stripe checkout', () => {
       mode: 'subscription',
       line_items: [{ price: 'price_1Pro', quantity: '1' }],
       success_url: `${app.config.publicUrl}/payment-success?session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: `${app.config.publicUrl}/subscription`,
+      cancel_url: `${app.config.publicUrl}/subscription?checkout=cancelled`,
       client_reference_id: user.id,
       customer_email: user.email,
       metadata: { kind: 'plan', userId: user.id },
@@ -296,7 +296,7 @@ describe('Stripe packs, verification and portal', () => {
       mode: 'payment',
       line_items: [{ price: 'price_1Pack500', quantity: '1' }],
       success_url: `${app.config.publicUrl}/buy-credits?credit_success=true&session_id={CHECKOUT_SESSION_ID}&credits=500`,
-      cancel_url: `${app.config.publicUrl}/buy-credits`,
+      cancel_url: `${app.config.publicUrl}/buy-credits?checkout=cancelled`,
     });
     // A known customer is reused (the portal then shows every purchase).
     expect(request.params.customer).toMatch(/^cus_/);
