@@ -323,7 +323,8 @@ describe('creating a model and training it with the local engine', () => {
       gender: 'other',
     });
     await api.modelWhen(user, created.body.model.id, (m) => m.status === 'complete');
-    expect(userFiles(user, 'training-images')).toHaveLength(24);
+    // Eight photos kept: each with its preview.
+    expect(userFiles(user, 'training-images')).toHaveLength(16);
     expect(userFiles(user, 'image_zips')).toHaveLength(1);
     // Validation and training of eight photos: half a minute when the machine is busy.
   }, 60_000);
