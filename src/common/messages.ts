@@ -641,7 +641,7 @@ export const messages = {
     advice: {
       noFace: 'Use a photo where your face is clearly visible.',
       multipleFaces: 'Use a photo with only you in it.',
-      faceTooSmall: 'Use a closer photo where your face fills more of the frame.',
+      faceTooSmall: `Use a closer photo: your face should be at least ${photos.minFacePx} px and ${photos.minFaceSharePercent}% of the photo's shorter side.`,
       tooBlurry: 'Use a sharp, well-lit photo.',
       differentPerson: 'All photos must show the same person.',
       tooSmall: 'Use the original photo rather than a thumbnail or screenshot.',

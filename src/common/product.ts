@@ -439,6 +439,10 @@ export const photos = {
   maxUploadBytes: 10 * 1024 * 1024,
   maxUploadMegabytes: 10,
   minShortSidePx: 512,
+  // A face must be at least this big to train on: its box's short side in pixels and as a share
+  // of the photo's short side (calibrated on the fixtures in src/server/images/photo-checks.ts).
+  minFacePx: 128,
+  minFaceSharePercent: 15,
   // Decoding is refused above this, so a small file cannot expand into a huge bitmap. A 48 MP
   // phone photo (8064 x 6048) still fits.
   maxPixels: 50_000_000,

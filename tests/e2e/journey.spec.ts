@@ -93,7 +93,9 @@ test('a tiny face is refused as too small, and failed photos leave their places 
   const tiny = page.getByRole('article', { name: 'tiny-face.jpg', exact: true });
   await expect(tiny.getByText('Face too small')).toBeVisible({ timeout: 120_000 });
   await expect(
-    tiny.getByText('Use a closer photo where your face fills more of the frame.'),
+    tiny.getByText(
+      "Use a closer photo: your face should be at least 128 px and 15% of the photo's shorter side.",
+    ),
   ).toBeVisible();
   const cat = page.getByRole('article', { name: 'cat.jpg', exact: true });
   await expect(cat.getByText('No face found')).toBeVisible({ timeout: 120_000 });

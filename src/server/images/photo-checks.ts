@@ -25,9 +25,9 @@ export const faceRules = {
    * 233 px in 820) to 100%; the false positive in tiny-face 12%, and its real 41 px face would
    * be about 5%. 15% leaves 1.9x below person B.
    */
-  minFaceShare: 0.15,
+  minFaceShare: photos.minFaceSharePercent / 100,
   /** And at least this many pixels (full size): passing photos 233 px and more (person B). */
-  minFacePx: 128,
+  minFacePx: photos.minFacePx,
   /**
    * A face found only by the small-face search (`findSmallFaces`, in a photo where the normal
    * detection found none) makes the reason "Face too small" from this score. Measured: the real
