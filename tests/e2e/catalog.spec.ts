@@ -64,7 +64,8 @@ test('the dashboard presets tab shows the seeded categories with cards and real 
     await expect(categoryToggle(page, name)).toHaveAttribute('aria-expanded', 'true');
     const section = categorySection(page, name);
     await expect(section.getByRole('link', { name: /View All/ })).toBeVisible();
-    await expect(section.getByRole('listitem')).toHaveCount(7);
+    // The content pack's eight presets a category.
+    await expect(section.getByRole('listitem')).toHaveCount(8);
   }
   // The seeded pictures really arrive (not the "Image not available" box).
   const professional = categorySection(page, 'Professional');
@@ -98,7 +99,7 @@ test('a category collapses and expands, and View All opens its page', async ({ p
     .click();
   await expect(page).toHaveURL('/category/professional');
   await expect(page.getByRole('heading', { level: 1 })).toContainText('Professional');
-  await expect(page.getByTestId('preset-card')).toHaveCount(7);
+  await expect(page.getByTestId('preset-card')).toHaveCount(8);
   await page.getByRole('link', { name: 'Back', exact: true }).click();
   await expect(page).toHaveURL('/dashboard');
 });
@@ -177,19 +178,19 @@ test('the preset page shows pictures, description, category and the Generate sta
   await expect(page.getByText(/deep navy tones/)).toBeVisible();
   await expect(page.getByTestId('category-badge')).toContainText('Professional');
 
-  // The carousel: featured picture first, Next shows the additional one.
+  // The carousel: featured picture first, Next shows the additional ones (two other people).
   const carousel = page.getByRole('group', { name: 'Executive Portrait' });
   await expectPictureLoaded(carousel.getByRole('img'));
-  await expect(carousel.getByText('1 / 2')).toBeVisible();
+  await expect(carousel.getByText('1 / 3')).toBeVisible();
   await carousel.getByRole('button', { name: 'Next image' }).click();
-  await expect(carousel.getByText('2 / 2')).toBeVisible();
+  await expect(carousel.getByText('2 / 3')).toBeVisible();
   await expectPictureLoaded(carousel.getByRole('img'));
 
   // Examples grid.
   const examples = page.getByRole('region', { name: 'Examples' });
-  await expect(examples.getByRole('button', { name: /Show image/ })).toHaveCount(2);
-  await examples.getByRole('button', { name: 'Show image 1 of 2' }).click();
-  await expect(carousel.getByText('1 / 2')).toBeVisible();
+  await expect(examples.getByRole('button', { name: /Show image/ })).toHaveCount(3);
+  await examples.getByRole('button', { name: 'Show image 1 of 3' }).click();
+  await expect(carousel.getByText('1 / 3')).toBeVisible();
 
   // No trained model yet: the picker and the button say what to do.
   await expect(page.getByText('Choose your AI model')).toBeVisible();
@@ -336,20 +337,20 @@ test.describe('a catalog the operator has emptied', () => {
   test('a category without presets says so, and Add Model says it is coming', async ({ page }) => {
     await signInInBrowser(page, adminEmail);
     await admin(page, 'POST', '/api/admin/categories', {
-      manualId: 'seasonal',
-      displayName: 'Seasonal',
+      manualId: 'holiday-specials',
+      displayName: 'Holiday specials',
     });
     await page.goto('/dashboard');
-    const seasonal = categorySection(page, 'Seasonal');
+    const holidays = categorySection(page, 'Holiday specials');
     await expect(
-      seasonal.getByRole('heading', { name: 'No models in this category' }),
+      holidays.getByRole('heading', { name: 'No models in this category' }),
     ).toBeVisible();
-    await seasonal.getByRole('button', { name: 'Add Model' }).click();
+    await holidays.getByRole('button', { name: 'Add Model' }).click();
     await expect(page.getByText('Create model feature coming soon!')).toBeVisible();
     // The seeded categories around it still show their presets.
-    await expect(categorySection(page, 'Fashion').getByRole('listitem')).toHaveCount(7);
+    await expect(categorySection(page, 'Fashion').getByRole('listitem')).toHaveCount(8);
 
-    await page.goto('/category/seasonal');
+    await page.goto('/category/holiday-specials');
     await expect(page.getByRole('heading', { name: 'No models in this category' })).toBeVisible();
   });
 
@@ -369,7 +370,7 @@ test.describe('a catalog the operator has emptied', () => {
     // The operator brings one back; Refresh shows it without reloading the page.
     await admin(page, 'PATCH', '/api/admin/categories/professional', { active: true });
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect(categorySection(page, 'Professional').getByRole('listitem')).toHaveCount(7);
+    await expect(categorySection(page, 'Professional').getByRole('listitem')).toHaveCount(8);
     await expect(page.getByRole('heading', { name: 'No categories found' })).toHaveCount(0);
   });
 });

@@ -72,8 +72,9 @@ test('every section of the landing page renders with the seeded pictures', async
   }
   await expect(howItWorks.getByTestId('step-three-images').locator('img')).toHaveCount(4);
 
+  // Every category of the content pack with pictured presets: the five carousel ones and three more.
   const showcase = section(page, 'Choose your style');
-  await expect(showcase.getByRole('tab')).toHaveCount(5);
+  await expect(showcase.getByRole('tab')).toHaveCount(8);
   await expect(showcase.getByRole('tab', { name: /Professional/ })).toHaveAttribute(
     'aria-selected',
     'true',
