@@ -190,22 +190,7 @@ function describe(image: RawImage, points: FaceLandmarks): Promise<number[]> {
  * pixels. Throws when the bytes cannot be decoded.
  */
 export async function analyzePhoto(input: Buffer): Promise<PhotoAnalysis> {
-  const decoder = () => sharp(input, { limitInputPixels: photos.maxPixels });
-  const metadata = await decoder().metadata();
-  const width = metadata.autoOrient.width;
-  const height = metadata.autoOrient.height;
-  const scale = Math.min(1, detectionMaxSide / Math.max(width, height));
-  const { data, info } = await decoder()
-    .rotate()
-    .resize({
-      width: Math.max(1, Math.round(width * scale)),
-      height: Math.max(1, Math.round(height * scale)),
-      fit: 'fill',
-    })
-    .removeAlpha()
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { data, info, width, height } = await decodeUpright(input, detectionMaxSide);
   if (info.channels !== 3) throw new Error(`Expected 3 colour channels, got ${info.channels}`);
   const image: RawImage = { data, width: info.width, height: info.height };
   const toFullX = width / info.width;
@@ -264,22 +249,7 @@ export const smallFaceTile = 512;
  * photos in which that found no face.
  */
 export async function findSmallFaces(input: Buffer): Promise<{ box: FaceBox; score: number }[]> {
-  const decoder = () => sharp(input, { limitInputPixels: photos.maxPixels });
-  const metadata = await decoder().metadata();
-  const width = metadata.autoOrient.width;
-  const height = metadata.autoOrient.height;
-  const scale = Math.min(1, smallFaceSearchMaxSide / Math.max(width, height));
-  const view = await decoder()
-    .rotate()
-    .resize({
-      width: Math.max(1, Math.round(width * scale)),
-      height: Math.max(1, Math.round(height * scale)),
-      fit: 'fill',
-    })
-    .removeAlpha()
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true });
+  const { scale, ...view } = await decodeUpright(input, smallFaceSearchMaxSide);
   const starts = (length: number) => {
     if (length <= smallFaceTile) return [0];
     const stride = Math.round(smallFaceTile * 0.75);
@@ -314,6 +284,30 @@ export async function findSmallFaces(input: Buffer): Promise<{ box: FaceBox; sco
     }
   }
   return found.sort((a, b) => b.score - a.score);
+}
+
+/**
+ * The photo upright (EXIF orientation applied) as sRGB pixels, shrunk so its longer side is at
+ * most `maxSide`; with its full upright size and the scale between the two.
+ */
+async function decodeUpright(input: Buffer, maxSide: number) {
+  const decoder = () => sharp(input, { limitInputPixels: photos.maxPixels });
+  const metadata = await decoder().metadata();
+  const width = metadata.autoOrient.width;
+  const height = metadata.autoOrient.height;
+  const scale = Math.min(1, maxSide / Math.max(width, height));
+  const { data, info } = await decoder()
+    .rotate()
+    .resize({
+      width: Math.max(1, Math.round(width * scale)),
+      height: Math.max(1, Math.round(height * scale)),
+      fit: 'fill',
+    })
+    .removeAlpha()
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, info, width, height, scale };
 }
 
 function centre(points: Point[] | undefined): [number, number] | null {
