@@ -32,7 +32,6 @@ import type { DatabaseHandle } from './db/client.ts';
 import { accountRoutes } from './features/account/routes.ts';
 import { createAccountService } from './features/account/service.ts';
 import type { Auth } from './features/auth/auth.ts';
-import { createRateLimiter } from './features/auth/rate-limiter.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { createAuthService } from './features/auth/service.ts';
 import { createSessionService } from './features/auth/sessions.ts';
@@ -54,6 +53,8 @@ import { studioRoutes } from './features/studio/routes.ts';
 import { AppError } from './http/app-error.ts';
 import { runWithContext } from './observability/context.ts';
 import { metrics } from './observability/metrics.ts';
+import { createHttpRateLimitStore } from './rate-limits/http-rate-limit-store.ts';
+import { createRateLimiter } from './rate-limits/rate-limiter.ts';
 import { createAuthenticator } from './http/authenticate.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 
@@ -188,10 +189,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     strictTransportSecurity: config.env === 'production',
   });
 
+  // One store for every limit, in Postgres, so that limits hold across web processes: the
+  // plugin's global per-IP limit and the routes' own (uploads, generations, try-ons) count here,
+  // the auth service's limits too (decision 028).
+  const limiter = createRateLimiter(deps.database.db, { enabled: config.rateLimit.enabled });
   await app.register(rateLimit, {
     global: config.rateLimit.enabled,
     max: config.rateLimit.perMinute,
     timeWindow: '1 minute',
+    store: createHttpRateLimitStore(limiter, deps.logger),
+    // A limit that cannot be counted (database down) lets the request through; the request
+    // itself then fails or succeeds on its own.
+    skipOnError: true,
     errorResponseBuilder: () => new AppError('RATE_LIMITED', messages.http.tooManyRequests),
   });
 
@@ -239,7 +248,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const authService = createAuthService({
     auth: deps.auth,
     config,
-    limiter: createRateLimiter(deps.database.db, { enabled: config.rateLimit.enabled }),
+    limiter,
     logger: deps.logger,
   });
   // Features that must act before an account is deleted (billing, later) join this list.

@@ -5,7 +5,7 @@ import { rateLimits } from '../../../common/product.ts';
 import { createTestApp, type TestApp, usesPostgres } from '../../../../tests/helpers/test-app.ts';
 import { uniqueEmail } from '../../../../tests/helpers/users.ts';
 import { rateLimitBuckets } from '../../db/schema/index.ts';
-import { createRateLimiter, rateLimitKey } from './rate-limiter.ts';
+import { createRateLimiter, rateLimitKey } from '../../rate-limits/rate-limiter.ts';
 
 let app: TestApp;
 beforeAll(async () => {

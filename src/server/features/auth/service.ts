@@ -16,7 +16,7 @@ import { AppError } from '../../http/app-error.ts';
 import type { Auth } from './auth.ts';
 import { translateAuthError } from './auth-errors.ts';
 import { isWeakPassword } from './password-rules.ts';
-import type { RateLimiter, Verdict } from './rate-limiter.ts';
+import type { RateLimiter, Verdict } from '../../rate-limits/rate-limiter.ts';
 
 /** Refused by an abuse limit; the route adds `Retry-After`. */
 export class RateLimitedError extends AppError {

@@ -1,11 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Executor } from '../../db/client.ts';
-import { rateLimitBuckets } from '../../db/schema/index.ts';
+import type { Executor } from '../db/client.ts';
+import { rateLimitBuckets } from '../db/schema/index.ts';
 
 /**
- * The SQL behind the abuse limits. Every counting statement is one upsert (`INSERT ... ON
- * CONFLICT DO UPDATE ... RETURNING`), so concurrent requests on any number of processes each
- * get a distinct count. Times come from the database clock, which all processes share.
+ * The SQL behind every rate limit (auth, uploads, generations, try-ons, the global per-IP limit).
+ * Every counting statement is one upsert (`INSERT ... ON CONFLICT DO UPDATE ... RETURNING`), so
+ * concurrent requests on any number of processes each get a distinct count. Times come from the
+ * database clock, which all processes share.
  */
 
 function rowsOf<T>(result: unknown): T[] {
@@ -14,14 +15,14 @@ function rowsOf<T>(result: unknown): T[] {
 
 /**
  * A fixed window: the first hit opens it, later hits count in it, and the first hit after it has
- * closed opens a new one. Answers the count including this hit and the seconds until the window
- * closes.
+ * closed opens a new one. Answers the count including this hit and the milliseconds until the
+ * window closes (always more than 0).
  */
 export async function hitFixedWindow(
   db: Executor,
   key: string,
   windowMs: number,
-): Promise<{ count: number; resetsInSeconds: number }> {
+): Promise<{ count: number; resetsInMs: number }> {
   const window = sql`(${windowMs}::int * interval '1 millisecond')`;
   const result = await db.execute(sql`
     insert into rate_limit_buckets as bucket (key, window_start, count)
@@ -32,10 +33,10 @@ export async function hitFixedWindow(
       count = case when bucket.window_start <= now() - ${window}
         then 1 else bucket.count + 1 end
     returning count,
-      ceil(extract(epoch from (window_start + ${window} - now())))::int as resets_in_seconds`);
-  const [row] = rowsOf<{ count: number; resets_in_seconds: number }>(result);
+      ceil(extract(epoch from (window_start + ${window} - now())) * 1000)::int as resets_in_ms`);
+  const [row] = rowsOf<{ count: number; resets_in_ms: number }>(result);
   if (!row) throw new Error(`rate limit upsert for ${key} returned nothing`);
-  return { count: Number(row.count), resetsInSeconds: Number(row.resets_in_seconds) };
+  return { count: Number(row.count), resetsInMs: Math.max(1, Number(row.resets_in_ms)) };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Database } from '../../db/client.ts';
+import type { Database } from '../db/client.ts';
 import {
   deleteBucket,
   deleteBucketsOlderThan,
@@ -32,8 +32,10 @@ export function rateLimitKey(scope: string, identifier: string): string {
 }
 
 /**
- * Counters for abuse limits, in Postgres so that several web processes share them. Keys are
- * hashed: the table holds no email address or IP in clear.
+ * The one store of every rate limit: the auth limits call it directly, the HTTP limits (the
+ * global per-IP limit, uploads, generations, try-ons) through `createHttpRateLimitStore`.
+ * Counters live in Postgres so that several web processes share them; each check is one
+ * statement. Keys are hashed: the table holds no email address or IP in clear.
  */
 export function createRateLimiter(db: Database, options: { enabled: boolean }) {
   let lastSweep = Date.now();
@@ -45,21 +47,23 @@ export function createRateLimiter(db: Database, options: { enabled: boolean }) {
     void deleteBucketsOlderThan(db, keepBucketsMs).catch(() => {});
   }
 
+  /** Counts one hit in the identifier's current window: the count so far and when it closes. */
+  async function hit(scope: string, identifier: string, windowMs: number) {
+    sweepNow();
+    return hitFixedWindow(db, rateLimitKey(scope, identifier), windowMs);
+  }
+
   return {
     enabled: options.enabled,
+    hit,
 
     /** Counts one attempt; refuses it when it is over the rule's maximum for the window. */
     async consume(scope: string, identifier: string, rule: WindowRule): Promise<Verdict> {
       if (!options.enabled) return allowed;
-      sweepNow();
-      const { count, resetsInSeconds } = await hitFixedWindow(
-        db,
-        rateLimitKey(scope, identifier),
-        rule.windowMs,
-      );
+      const { count, resetsInMs } = await hit(scope, identifier, rule.windowMs);
       return count <= rule.max
         ? allowed
-        : { allowed: false, retryAfterSeconds: Math.max(1, resetsInSeconds) };
+        : { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(resetsInMs / 1000)) };
     },
 
     /** Whether a streak of failures still holds this identifier back; counts nothing. */
