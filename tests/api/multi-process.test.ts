@@ -198,6 +198,9 @@ describe.skipIf(!usesPostgres)('web and worker as separate processes on one Post
     expect(fromWorker).toMatch(
       /likeness_engine_errors_total\{engine="fashn",operation="tryon",kind="final"\} 1\n/,
     );
+    // The worker's runtime too: face analysis and image work run there.
+    expect(fromWorker).toMatch(/^nodejs_eventloop_lag_seconds [\d.e+-]+$/m);
+    expect(fromWorker).toMatch(/^nodejs_heap_size_used_bytes \d+$/m);
     // Web processes ran no job and called no engine: their series stay empty.
     for (const web of [web1, web2]) {
       const text = await scrape(web);

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../tests/helpers/test-app.ts';
+import { buildWorkerApp } from '../app.ts';
 import { signUp } from '../../../tests/helpers/users.ts';
 import { waitFor } from '../../../tests/helpers/studio.ts';
 
@@ -52,6 +53,32 @@ describe('/metrics', () => {
     expect(text).toMatch(/likeness_job_duration_seconds_count\{queue="email.send"\} \d+/);
     expect(text).toMatch(/likeness_queue_depth\{queue="email.send"\} 0/);
     expect(text).toMatch(/likeness_process_resident_memory_bytes \d+/);
+    expect(text).toMatch(/likeness_process_heap_used_bytes \d+/);
+    expect(text).toMatch(/likeness_process_array_buffers_bytes \d+/);
+  });
+
+  it("reports the runtime: event-loop lag, heap, GC and handles (prom-client's defaults)", async () => {
+    // A second app in the same process (a worker's listener here) declares its series again.
+    const again = await buildWorkerApp(app.deps);
+    await again.ready();
+    await again.close();
+    const text = (await scrape()).body;
+    const number = String.raw`[\d.e+-]+`;
+    for (const series of [
+      'nodejs_eventloop_lag_seconds',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_active_handles_total',
+      'process_resident_memory_bytes',
+      'process_cpu_seconds_total',
+    ])
+      expect(text).toMatch(new RegExp(`^${series} ${number}$`, 'm'));
+    expect(text).toMatch(/^nodejs_heap_space_size_used_bytes\{space="old"\} \d+$/m);
+    // GC durations by kind: declared from the start, counted once a collection has run.
+    expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
+    // Every series once all the same.
+    expect(text.match(/^# TYPE nodejs_eventloop_lag_seconds /gm)).toHaveLength(1);
+    expect(text.match(/^# TYPE likeness_queue_depth /gm)).toHaveLength(1);
   });
 });
 

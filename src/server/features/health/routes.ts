@@ -5,7 +5,7 @@ import type { DatabaseHandle } from '../../db/client.ts';
 import { messages } from '../../../common/messages.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import { Gauge, metrics } from '../../observability/metrics.ts';
+import { metrics } from '../../observability/metrics.ts';
 
 /** `/healthz`: the process answers. `/readyz`: it can do work (database up, migrations applied). */
 export const healthRoutes: FastifyPluginAsyncZod<{
@@ -13,16 +13,22 @@ export const healthRoutes: FastifyPluginAsyncZod<{
   queue: JobQueue;
   metricsToken: string | undefined;
 }> = async (app, { database, queue, metricsToken }) => {
+  metrics.collectRuntimeMetrics();
   metrics.addGauge(
-    new Gauge('likeness_queue_depth', 'Jobs waiting or running, by queue', async () =>
+    'likeness_queue_depth',
+    'Jobs waiting or running, by queue',
+    ['queue'],
+    async () =>
       Object.entries(await queue.depth()).map(([name, value]) => ({
         labels: { queue: name },
         value,
       })),
-    ),
   );
 
-  /** Prometheus scrape endpoint: HTTP latency, job counts and durations, queue depth, engine errors. */
+  /**
+   * Prometheus scrape endpoint: HTTP latency, job counts and durations, queue depth, engine
+   * errors, and the runtime (event-loop lag, heap, GC, handles).
+   */
   app.get(
     '/metrics',
     { schema: { tags: ['health'], hide: true }, config: { rateLimit: false } },
@@ -35,7 +41,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{
       }
       return reply
         .header('cache-control', 'no-store')
-        .type('text/plain; version=0.0.4; charset=utf-8')
+        .type(metrics.contentType)
         .send(await metrics.render());
     },
   );
