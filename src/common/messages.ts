@@ -599,6 +599,8 @@ export const messages = {
     uploadProgressLabel: (file: string) => `Uploading ${file}`,
     waiting: 'Waiting',
     photoAlt: (file: string) => `Your photo ${file}`,
+    /** The number a photo has on the page (what "almost the same as photo 3" refers to). */
+    photoNumber: (position: number) => `Photo ${position}`,
     uploadsDone: 'Uploads finished.',
     backToGuidelines: 'Photo guidelines',
     stillValidating: 'Some photos are still being checked. Please wait a moment.',
@@ -623,12 +625,15 @@ export const messages = {
       `${passed} passed, ${failed} failed, ${pending} in progress.`,
     backToUpload: 'Back to photos',
     continue: 'Continue',
+    /** The `sameShot` reason with the other photo's number, as the upload page numbers them. */
+    sameShotAs: (position: number) => `This photo is almost the same as photo ${position}`,
     reasons: {
       noFace: 'No face found',
       multipleFaces: 'More than one face',
       faceTooSmall: 'Face too small',
       tooBlurry: 'Photo too blurry',
       differentPerson: 'This looks like a different person',
+      sameShot: 'This photo is almost the same as another one',
       tooSmall: `Photo is too small (the short side must be at least ${photos.minShortSidePx} px)`,
       fileTooLarge: `File is larger than ${maxMb}`,
       unsupportedType: `Not a supported image type (${acceptedTypes})`,
@@ -644,6 +649,8 @@ export const messages = {
       faceTooSmall: `Use a closer photo: your face should be at least ${photos.minFacePx} px and ${photos.minFaceSharePercent}% of the photo's shorter side.`,
       tooBlurry: 'Use a sharp, well-lit photo.',
       differentPerson: 'All photos must show the same person.',
+      sameShot:
+        'Use a different shot: another angle, expression or light. A mirrored, cropped or edited copy adds nothing new.',
       tooSmall: 'Use the original photo rather than a thumbnail or screenshot.',
       fileTooLarge: `Use a photo under ${maxMb}.`,
       unsupportedType: `Use a ${acceptedTypes} photo.`,

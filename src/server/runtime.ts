@@ -22,6 +22,7 @@ import { createMemoryEventBus, createPostgresEventBus } from './features/events/
 import { createStudio } from './features/studio/studio.ts';
 import { createTryOn } from './features/tryon/tryon.ts';
 import { analyzePhoto, faceSimilarity, findSmallFaces } from './images/faces.ts';
+import { varietyScore } from './images/variety.ts';
 import { warmUp as warmUpNsfw } from './images/nsfw.ts';
 import { startJobQueue } from './jobs/job-queue.ts';
 import { createWorkers, jobTypes } from './jobs/registry.ts';
@@ -93,7 +94,12 @@ export async function start(
         ? createStripeBillingProvider(config.billing.stripe)
         : createLocalBillingProvider({ db: database.db, publicUrl: config.publicUrl }),
   });
-  const faces = { analyze: analyzePhoto, findSmallFaces, similarity: faceSimilarity };
+  const faces = {
+    analyze: analyzePhoto,
+    findSmallFaces,
+    similarity: faceSimilarity,
+    varietyScore,
+  };
   const studio = createStudio({
     config,
     db: database.db,

@@ -74,7 +74,7 @@ test('without a plan, the dashboard leads to the plans; on a phone its tabs star
   await page.screenshot({ path: `${screenshotDir}/dashboard-no-plan-390.png` });
 });
 
-test('a tiny face is refused as too small, and failed photos leave their places free', async ({
+test('a tiny face is refused as too small, a mirrored copy as almost the same as the photo it copies, and failed photos leave their places free', async ({
   page,
 }) => {
   test.setTimeout(180_000);
@@ -86,8 +86,9 @@ test('a tiny face is refused as too small, and failed photos leave their places 
     .setInputFiles([
       path.resolve('assets/seed/quality/tiny-face.jpg'),
       path.resolve('assets/seed/not-a-face/cat.jpg'),
+      path.resolve('assets/seed/person-a/a-01.jpg'),
     ]);
-  await expect(page.getByText('2 of 12 photos')).toBeVisible();
+  await expect(page.getByText('3 of 12 photos')).toBeVisible();
   await page.getByRole('button', { name: 'Upload', exact: true }).click();
 
   const tiny = page.getByRole('article', { name: 'tiny-face.jpg', exact: true });
@@ -99,8 +100,21 @@ test('a tiny face is refused as too small, and failed photos leave their places 
   ).toBeVisible();
   const cat = page.getByRole('article', { name: 'cat.jpg', exact: true });
   await expect(cat.getByText('No face found')).toBeVisible({ timeout: 120_000 });
-  // Both failed: neither takes one of the 12 places, so all 12 are still free.
-  await expect(page.getByText('0 of 12 photos')).toBeVisible();
+
+  // a-09 is a-01 mirrored, cropped and turned 3 degrees: the card names a-01 by its number.
+  const original = page.getByRole('article', { name: 'a-01.jpg', exact: true });
+  await expect(original.getByText('Passed')).toBeVisible({ timeout: 120_000 });
+  const number = await original.getByText(/^Photo \d+$/).textContent();
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles([path.resolve('tests/fixtures/photos/person-a/a-09.jpg')]);
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  const copy = page.getByRole('article', { name: 'a-09.jpg', exact: true });
+  await expect(
+    copy.getByText(`This photo is almost the same as ${number!.toLowerCase()}`, { exact: true }),
+  ).toBeVisible({ timeout: 120_000 });
+  // The three failed take none of the 12 places: a-01 takes one, 11 are free.
+  await expect(page.getByText('1 of 12 photos')).toBeVisible();
   await mkdir(screenshotDir, { recursive: true });
   await page.setViewportSize(phone);
   await page.screenshot({ path: `${screenshotDir}/upload-tiny-face-390.png`, fullPage: true });

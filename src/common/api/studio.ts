@@ -14,6 +14,7 @@ export const photoFailureReasons = [
   'faceTooSmall',
   'tooBlurry',
   'differentPerson',
+  'sameShot',
   'tooSmall',
   'unreadable',
 ] as const;
@@ -33,6 +34,11 @@ export const trainingPhotoSchema = z.object({
   status: z.enum(photoStatuses),
   /** Set when failed. */
   reason: z.enum(photoFailureReasons).nullable(),
+  /**
+   * With reason `sameShot`: the position (1 = the oldest, as the upload page numbers them) of the
+   * draft's photo this one is almost the same as (decision 027). Null otherwise.
+   */
+  sameShotAs: z.number().int().positive().nullable(),
   /** A signed URL of a small preview (WebP, about 320 px), valid for an hour. */
   thumbnailUrl: z.string(),
   width: z.number().int(),

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { photos } from '../../common/product.ts';
 import { alignedFace, describeAlignedFace, identityModel } from './identity.ts';
 import { getTf, serialised, wasmDir, withoutWasmHandlers } from './tf.ts';
+import { varietyPatchOf } from './variety.ts';
 
 /**
  * Face analysis with @vladmandic/human on the tfjs WASM backend: offline (models ship in the
@@ -48,6 +49,11 @@ export interface DetectedFace {
    */
   sharpness: number;
   landmarks: FaceLandmarks | null;
+  /**
+   * The grey picture around the face, aligned by the eyes, that the variety check registers
+   * against the draft's other photos (`variety.ts`); null without landmarks.
+   */
+  variety: Buffer | null;
 }
 
 export interface PhotoAnalysis {
@@ -229,6 +235,7 @@ export async function analyzePhoto(input: Buffer): Promise<PhotoAnalysis> {
         nose: point(landmarks.nose),
         mouth: point(landmarks.mouth),
       },
+      variety: landmarks && (await varietyPatchOf(image, landmarks)),
     });
   }
   return { width, height, faces };

@@ -162,6 +162,7 @@ describe('judgePhoto rules', () => {
     embedding: [1, 0],
     sharpness: 200,
     landmarks: null,
+    variety: null,
     ...overrides,
   });
   const photo = (faces: DetectedFace[], width = 900, height = 1200): PhotoAnalysis => ({

@@ -130,3 +130,38 @@ export function differentPersonIds(
   }
   return different;
 }
+
+/** The variety check's rule, on `varietyScore` (variety.ts). */
+export const varietyRules = {
+  /**
+   * Two photos are one shot (one an edited copy of the other) at this score or more. Measured in
+   * bench/results/variety.md: 120 synthetic edits of person A's 12 photos (mirrored, brighter,
+   * JPEG q50, cropped, rotated 5 degrees, halved, combinations) and the fixtures' 10 pairs made
+   * from one photo score 0.987-1.000; the 62 pairs of different shots 0-0.839 (a-03 against
+   * a-09: the 45 cm and the mirrored 30 cm selfie of one session). As a residual (1 - score)
+   * the threshold's 0.07 is 5x the edits' worst 0.013 and 2.3x below the closest different
+   * shots' 0.161.
+   */
+  sameShotMinScore: 0.93,
+} as const;
+
+/**
+ * The variety check across a draft. Input: the photos that passed their own checks, in upload
+ * (createdAt) order, each with the ids of the draft's photos found to be the same shot as it.
+ * Answers, for each photo that is a copy, the earlier photo it copies: the earliest earlier photo
+ * of the same shot that is itself kept. The first photo of a shot is kept; so the answer depends
+ * only on the photos and their order, never on the order their validations finished in, and
+ * removing the first photo of a shot lets its next copy take its place.
+ */
+export function sameShotCopies(
+  photos: { id: string; sameShotAs: readonly string[] }[],
+): Map<string, string> {
+  const copies = new Map<string, string>();
+  const kept: string[] = [];
+  for (const photo of photos) {
+    const original = kept.find((id) => photo.sameShotAs.includes(id));
+    if (original) copies.set(photo.id, original);
+    else kept.push(photo.id);
+  }
+  return copies;
+}

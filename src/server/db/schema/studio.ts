@@ -34,6 +34,15 @@ export interface PhotoFace {
   box: { x: number; y: number; width: number; height: number };
   score: number;
   sharpness: number;
+  /**
+   * The variety patch (`variety.ts`, base64 of 96x112 grey bytes, about 14 KB): what the variety
+   * check registers against the draft's other photos. Absent on photos validated before it.
+   */
+  variety?: string;
+  /** Ids of the draft's photos found to be the same shot as this one (both ways, decision 027). */
+  sameShotAs?: string[];
+  /** When failed as `sameShot`: the earlier photo it is almost the same as. */
+  sameShotOf?: string | null;
 }
 
 export const trainingPhotos = pgTable(

@@ -81,19 +81,47 @@ describe('uploading and validating training photos', () => {
     }
   });
 
-  it('lets failed photos take none of the 12 places: their replacements are accepted, a 13th place is refused', async () => {
+  it("fails the fixtures' edited copies (a-09 to a-12) as the same shot as the photo they copy, naming its number, and lets failed photos take none of the 12 places", async () => {
+    // a-09 to a-12 are edits of a-01, a-03, a-02 and a-05 (tests/fixtures/photos/README.md),
+    // which are photos 1, 3, 2 and 5 of this draft.
     for (let n = 9; n <= 12; n += 1) {
       const { status, body } = await api.upload(user, photoFixtures.personA(n));
       expect(status, JSON.stringify(body)).toBe(201);
     }
     const draft = await api.settledDraft(user);
-    expect(draft.counts).toEqual({ total: 16, passed: 12, failed: 4, pending: 0 });
+    expect(draft.counts).toEqual({ total: 16, passed: 8, failed: 8, pending: 0 });
+    const copies = draft.photos.slice(12).map((photo) => [photo.reason, photo.sameShotAs]);
+    expect(copies).toEqual([
+      ['sameShot', 1],
+      ['sameShot', 3],
+      ['sameShot', 2],
+      ['sameShot', 5],
+    ]);
 
+    // Four photos still being checked take the last four places (rows without a job, so they
+    // stay pending); a 13th place is refused.
+    const db = app.deps.database.db;
+    const holders = ['held-1', 'held-2', 'held-3', 'held-4'].map((id) => `${user.id}-${id}`);
+    await db.insert(trainingPhotos).values(
+      holders.map((id) => ({
+        id,
+        userId: user.id,
+        storageKey: `users/${user.id}/training-images/${id}.jpg`,
+        thumbnailKey: `users/${user.id}/training-images/${id}-thumb.webp`,
+        fileName: `${id}.jpg`,
+        width: 900,
+        height: 1200,
+        bytes: 1,
+      })),
+    );
     const before = userFiles(user).length;
     const { status, body } = await api.upload(user, photoFixtures.personA(1));
     expect(status).toBe(409);
     expect(body.error?.message).toBe(messages.upload.tooMany);
     expect(userFiles(user)).toHaveLength(before);
+    for (const id of holders) {
+      expect((await api.call(user, 'DELETE', `/api/studio/photos/${id}`)).status).toBe(204);
+    }
   });
 
   it('serves previews only through signed URLs of their owner', async () => {
@@ -122,16 +150,65 @@ describe('uploading and validating training photos', () => {
 
   it('re-settles the draft when a photo is deleted, and answers 404 for a photo that is not there', async () => {
     const draft = await api.draft(user);
-    for (const photo of draft.photos.filter((p) => p.status === 'failed')) {
+    // Removing a-01 lets its copy a-09 take its place.
+    const a01 = draft.photos[0]!;
+    expect((await api.call(user, 'DELETE', `/api/studio/photos/${a01.id}`)).status).toBe(204);
+    const without = await api.draft(user);
+    expect(without.photos.find((p) => p.fileName === 'a-09.jpg')).toMatchObject({
+      status: 'passed',
+      reason: null,
+      sameShotAs: null,
+    });
+    // a-10 now copies the photo numbered 2 (a-03): the numbers follow the page's.
+    expect(without.photos.find((p) => p.fileName === 'a-10.jpg')?.sameShotAs).toBe(2);
+    for (const photo of without.photos.filter((p) => p.status === 'failed')) {
       const { status } = await api.call(user, 'DELETE', `/api/studio/photos/${photo.id}`);
       expect(status).toBe(204);
     }
     const after = await api.draft(user);
-    expect(after.counts).toEqual({ total: 12, passed: 12, failed: 0, pending: 0 });
-    const again = await api.call(user, 'DELETE', `/api/studio/photos/${draft.photos[8]!.id}`);
+    expect(after.counts).toEqual({ total: 8, passed: 8, failed: 0, pending: 0 });
+    const again = await api.call(user, 'DELETE', `/api/studio/photos/${a01.id}`);
     expect(again.status).toBe(404);
     // The deleted photos' files are gone too (two files per photo: the photo and its preview).
-    expect(userFiles(user, 'training-images')).toHaveLength(24);
+    expect(userFiles(user, 'training-images')).toHaveLength(16);
+  });
+});
+
+describe('the variety check', () => {
+  it('fails a mirrored copy of a photo already in the draft with "almost the same as photo 2"', async () => {
+    const user = await signUp(app);
+    for (let n = 1; n <= 3; n += 1)
+      expect((await api.upload(user, photoFixtures.personA(n))).status).toBe(201);
+    const mirrored = await sharp(readFileSync(photoFixtures.personA(2)))
+      .flop()
+      .jpeg()
+      .toBuffer();
+    expect((await api.upload(user, mirrored, 'mirrored.jpg')).status).toBe(201);
+    const draft = await api.settledDraft(user);
+    expect(draft.counts).toEqual({ total: 4, passed: 3, failed: 1, pending: 0 });
+    const copy = draft.photos[3]!;
+    expect(copy).toMatchObject({ fileName: 'mirrored.jpg', status: 'failed', reason: 'sameShot' });
+    expect(messages.validation.sameShotAs(copy.sameShotAs!)).toBe(
+      'This photo is almost the same as photo 2',
+    );
+  });
+
+  it('fails exactly the later of two copies uploaded at the same time', async () => {
+    const user = await signUp(app);
+    const original = readFileSync(photoFixtures.personA(4));
+    const copy = await sharp(original).flop().modulate({ brightness: 1.2 }).jpeg().toBuffer();
+    const answers = await Promise.all([
+      api.upload(user, original, 'original.jpg'),
+      api.upload(user, copy, 'copy.jpg'),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201]);
+    const draft = await api.settledDraft(user);
+    expect(draft.counts).toMatchObject({ total: 2, passed: 1, failed: 1 });
+    // Whichever was recorded first is photo 1 and stays; the other copies it.
+    expect(draft.photos.map((photo) => [photo.status, photo.sameShotAs])).toEqual([
+      ['passed', null],
+      ['failed', 1],
+    ]);
   });
 });
 

@@ -92,12 +92,17 @@ export function createStudioService(deps: StudioServiceDeps) {
   // Features that keep rows or files made from a model (generation) act before it is deleted.
   const modelDeletionParticipants: ModelDeletionParticipant[] = [];
 
-  async function toPhoto(row: PhotoRow): Promise<TrainingPhoto> {
+  /** `draft`: the draft's photos in order, to number the photo a `sameShot` one copies. */
+  async function toPhoto(row: PhotoRow, draft: PhotoRow[] = []): Promise<TrainingPhoto> {
+    const reason = (row.failureReason as PhotoFailureReason | null) ?? null;
+    const copied = reason === 'sameShot' ? row.face?.sameShotOf : null;
+    const position = copied ? draft.findIndex((photo) => photo.id === copied) + 1 : 0;
     return {
       id: row.id,
       fileName: row.fileName,
       status: row.status as TrainingPhoto['status'],
-      reason: (row.failureReason as PhotoFailureReason | null) ?? null,
+      reason,
+      sameShotAs: position > 0 ? position : null,
       thumbnailUrl: await storage.signedUrl(row.thumbnailKey),
       width: row.width,
       height: row.height,
@@ -171,7 +176,7 @@ export function createStudioService(deps: StudioServiceDeps) {
       for (const row of rows) counts[row.status as 'passed' | 'failed' | 'pending'] += 1;
       return {
         trainingStatus: (draft?.trainingStatus as DraftPhotosResponse['trainingStatus']) ?? null,
-        photos: await Promise.all(rows.map(toPhoto)),
+        photos: await Promise.all(rows.map((row) => toPhoto(row, rows))),
         counts,
       };
     },

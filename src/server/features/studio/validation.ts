@@ -7,6 +7,8 @@ import {
   foundOnlySmallFace,
   judgePhoto,
   primaryFace,
+  sameShotCopies,
+  varietyRules,
 } from '../../images/photo-checks.ts';
 import {
   findPhotoById,
@@ -23,6 +25,8 @@ export interface FaceAnalyzer {
   /** The slower search for faces too small for `analyze` (see `findSmallFaces`). */
   findSmallFaces(bytes: Buffer): Promise<{ score: number }[]>;
   similarity(a: number[], b: number[]): number;
+  /** How sure it is that two variety patches show one shot, 0..1 (`varietyScore`). */
+  varietyScore(a: Uint8Array, b: Uint8Array): number;
 }
 
 export interface PhotoChange {
@@ -33,8 +37,10 @@ export interface PhotoChange {
 
 /**
  * Validates one photo: the checks of the photo alone run outside any transaction (they take
- * a fraction of a second); then, with the user's draft locked, the result is recorded and the
- * same-person check is settled across the whole draft, so the outcome does not depend on the
+ * a fraction of a second), and so does the variety check's comparison with the draft's photos
+ * validated so far; then, with the user's draft locked, the photo is compared with those
+ * validated meanwhile (two uploads at once), the result is recorded and the variety and
+ * same-person checks are settled across the whole draft, so the outcome does not depend on the
  * order in which photos finish.
  */
 export function createPhotoValidation(deps: {
@@ -74,6 +80,21 @@ export function createPhotoValidation(deps: {
       }
       if (!outcome) return [];
       const result = outcome;
+      const variety = result.reason ? null : result.face.variety;
+      // The slow part of the variety check before the lock: the photos validated so far.
+      const compared = new Set<string>();
+      const sameShot = new Set<string>();
+      const compare = (others: PhotoRow[]) => {
+        if (!variety) return;
+        for (const other of others) {
+          const patch = other.id !== photo.id && other.face?.variety;
+          if (!patch || compared.has(other.id)) continue;
+          compared.add(other.id);
+          if (sameShotScore(faces, photo, variety, other, patch) >= varietyRules.sameShotMinScore)
+            sameShot.add(other.id);
+        }
+      };
+      if (variety) compare(await listDraftPhotos(db, photo.userId));
       return db.transaction(async (tx) => {
         await lockDraft(tx, photo.userId);
         const current = await findPhotoById(tx, photoId);
@@ -88,11 +109,30 @@ export function createPhotoValidation(deps: {
           changes.push({ userId: photo.userId, photoId, status: 'failed' });
         } else {
           const { face } = result;
+          const draft = await listDraftPhotos(tx, photo.userId);
+          // Photos validated while this one was being analysed (usually none).
+          compare(draft);
+          const matches = draft.filter((other) => sameShot.has(other.id));
           await updatePhoto(tx, photoId, {
-            face: { box: face.box, score: face.score, sharpness: face.sharpness },
+            face: {
+              box: face.box,
+              score: face.score,
+              sharpness: face.sharpness,
+              ...(variety && { variety: variety.toString('base64') }),
+              sameShotAs: matches.map((other) => other.id),
+            },
             embedding: face.embedding,
             validatedAt: new Date(),
           });
+          // The relation is kept on both photos, so either one's removal can be settled.
+          for (const other of matches) {
+            await updatePhoto(tx, other.id, {
+              face: {
+                ...other.face!,
+                sameShotAs: [...new Set([...(other.face!.sameShotAs ?? []), photoId])],
+              },
+            });
+          }
         }
         changes.push(...(await settleDraft(tx, photo.userId, faces.similarity)));
         return dedupe(changes);
@@ -114,19 +154,34 @@ export async function settleDraft(
   const draft = await listDraftPhotos(tx, userId);
   const candidates = draft.filter(
     (photo) =>
-      photo.embedding && (photo.status !== 'failed' || photo.failureReason === 'differentPerson'),
+      photo.embedding &&
+      (photo.status !== 'failed' ||
+        photo.failureReason === 'differentPerson' ||
+        photo.failureReason === 'sameShot'),
   );
+  // Copies first: a copy of a photo must not count twice toward whose face the draft shows.
+  const copies = sameShotCopies(
+    candidates.map((photo) => ({ id: photo.id, sameShotAs: photo.face?.sameShotAs ?? [] })),
+  );
+  const originals = candidates.filter((photo) => !copies.has(photo.id));
   const different = differentPersonIds(
-    candidates.map((photo) => ({ id: photo.id, embedding: photo.embedding! })),
+    originals.map((photo) => ({ id: photo.id, embedding: photo.embedding! })),
     similarity,
   );
   const changes: PhotoChange[] = [];
   for (const photo of candidates) {
-    const failed = different.has(photo.id);
-    const status = failed ? 'failed' : 'passed';
-    if (photo.status === status) continue;
-    await updatePhoto(tx, photo.id, { status, failureReason: failed ? 'differentPerson' : null });
+    const copyOf = copies.get(photo.id) ?? null;
+    const reason = copyOf ? 'sameShot' : different.has(photo.id) ? 'differentPerson' : null;
+    const status = reason ? 'failed' : 'passed';
+    const sameStatus = photo.status === status && (photo.failureReason ?? null) === reason;
+    if (sameStatus && (photo.face?.sameShotOf ?? null) === copyOf) continue;
+    await updatePhoto(tx, photo.id, {
+      status,
+      failureReason: reason,
+      ...(photo.face && { face: { ...photo.face, sameShotOf: copyOf } }),
+    });
     photo.status = status;
+    // The photo it copies may change without its status changing: still an update to show.
     changes.push({ userId, photoId: photo.id, status });
   }
   await setTrainingStatus(tx, userId, trainingStatusOf(draft));
@@ -143,4 +198,24 @@ function trainingStatusOf(draft: PhotoRow[]): TrainingStatus | null {
 
 function dedupe(changes: PhotoChange[]): PhotoChange[] {
   return [...new Map(changes.map((change) => [change.photoId, change])).values()];
+}
+
+/**
+ * The variety score of a photo being validated against another draft photo. The earlier of the
+ * two (in the draft's order) is always the template the other is registered onto, so a pair
+ * scores the same whichever of them was validated first.
+ */
+function sameShotScore(
+  faces: FaceAnalyzer,
+  photo: PhotoRow,
+  variety: Buffer,
+  other: PhotoRow,
+  otherPatch: string,
+): number {
+  const otherVariety = Buffer.from(otherPatch, 'base64');
+  const photoFirst =
+    photo.createdAt.getTime() - other.createdAt.getTime() || (photo.id < other.id ? -1 : 1);
+  return photoFirst < 0
+    ? faces.varietyScore(variety, otherVariety)
+    : faces.varietyScore(otherVariety, variety);
 }

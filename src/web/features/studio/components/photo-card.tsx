@@ -15,15 +15,23 @@ const validation = messages.validation;
  */
 export function PhotoCard({
   photo,
+  position,
   onRemove,
   removing,
 }: {
   photo: TrainingPhoto;
+  /** Its number on the page, 1 for the oldest: what "almost the same as photo 3" refers to. */
+  position: number;
   onRemove: () => void;
   removing: boolean;
 }) {
   const failed = photo.status === 'failed';
-  const reason = failed && photo.reason ? validation.reasons[photo.reason] : null;
+  const reason =
+    failed && photo.reason === 'sameShot' && photo.sameShotAs
+      ? validation.sameShotAs(photo.sameShotAs)
+      : failed && photo.reason
+        ? validation.reasons[photo.reason]
+        : null;
   const advice = failed && photo.reason ? validation.advice[photo.reason] : null;
 
   return (
@@ -54,6 +62,8 @@ export function PhotoCard({
       </div>
       <div className="flex flex-col gap-1.5 p-3">
         <p className="truncate text-xs text-neutral-500" title={photo.fileName}>
+          <span className="font-semibold text-neutral-700">{text.photoNumber(position)}</span>
+          {' · '}
           {photo.fileName}
         </p>
         <PhotoStatus status={photo.status} />

@@ -183,10 +183,11 @@ export function UploadPhotosPage() {
             <PhotoCounts counts={counts} />
             {data && data.photos.length > 0 ? (
               <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
-                {data.photos.map((photo) => (
+                {data.photos.map((photo, index) => (
                   <li key={photo.id}>
                     <PhotoCard
                       photo={photo}
+                      position={index + 1}
                       removing={removingId === photo.id}
                       onRemove={() => removal.mutate(photo.id)}
                     />
