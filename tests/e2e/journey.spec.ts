@@ -34,6 +34,32 @@ async function wholeAboveTheFold(page: Page, locator: ReturnType<Page['locator']
   return box!.y >= 0 && box!.y + box!.height <= height;
 }
 
+/**
+ * Whether the element ends above the bar stuck to the bottom of a phone's screen, so the bar
+ * hides none of it (what the user fills in before pressing the bar's button).
+ */
+async function clearOfTheBar(
+  locator: ReturnType<Page['locator']>,
+  bar: ReturnType<Page['locator']>,
+) {
+  const [box, barBox] = [await locator.boundingBox(), await bar.boundingBox()];
+  expect(box, 'element has a box').not.toBeNull();
+  expect(barBox, 'bar has a box').not.toBeNull();
+  return box!.y + box!.height <= barBox!.y;
+}
+
+/** Switches the test-mode subscription to Pro, as the test portal's plan change does. */
+async function moveUpToPro(page: Page) {
+  const current = (await (await page.request.get('/api/billing/subscription')).json()) as {
+    tier: string;
+  };
+  if (current.tier === 'pro') return;
+  const switched = await page.request.post('/api/billing/test-portal/switch', {
+    data: { priceId: 'price_pro' },
+  });
+  expect(switched.status(), await switched.text()).toBe(200);
+}
+
 test('a cancelled checkout returns to the plans and says nothing was charged', async ({ page }) => {
   await signUpInBrowser(page, 'cancels');
   await page.goto('/subscription');
@@ -118,6 +144,57 @@ test('a tiny face is refused as too small, a mirrored copy as almost the same as
   await mkdir(screenshotDir, { recursive: true });
   await page.setViewportSize(phone);
   await page.screenshot({ path: `${screenshotDir}/upload-tiny-face-390.png`, fullPage: true });
+});
+
+test('on a phone, the upload page shows Choose photos and Upload on the first screen, Upload below a long selection, then Continue', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signUpInBrowser(page, 'upload-phone');
+  await subscribeThroughApi(page, 'price_basic');
+  await page.setViewportSize(phone);
+  await page.goto('/upload-photos');
+  const choose = page.locator('label').filter({ hasText: 'Choose photos' });
+  const upload = page.getByRole('button', { name: 'Upload', exact: true });
+  await expect(page.getByText('0 of 12 photos')).toBeVisible();
+  expect(await wholeAboveTheFold(page, choose)).toBe(true);
+  expect(await wholeAboveTheFold(page, upload)).toBe(true);
+
+  // Eight chosen files make a long list above Upload: the button stays on the screen.
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles(
+      Array.from({ length: 8 }, (_, index) =>
+        path.resolve(`assets/seed/person-a/a-0${index + 1}.jpg`),
+      ),
+    );
+  await expect(page.getByText('8 of 12 photos')).toBeVisible();
+  await expect(page.getByText('Waiting')).toHaveCount(8);
+  expect(await wholeAboveTheFold(page, upload)).toBe(true);
+  await mkdir(screenshotDir, { recursive: true });
+  await page.screenshot({ path: `${screenshotDir}/upload-chosen-390.png` });
+
+  await upload.click();
+  await expect(page.getByRole('article').getByText('Passed', { exact: true })).toHaveCount(8, {
+    timeout: 150_000,
+  });
+  // Once they passed, Continue is what comes next: on the first screen, below the photos.
+  const continueLink = page.getByRole('link', { name: 'Continue', exact: true });
+  await expect(continueLink).toBeVisible();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  expect(await wholeAboveTheFold(page, continueLink)).toBe(true);
+  expect(await wholeAboveTheFold(page, choose)).toBe(true);
+  await page.screenshot({ path: `${screenshotDir}/upload-passed-390.png` });
+  await mkdir('docs/images', { recursive: true });
+  await page.screenshot({ path: 'docs/images/upload-phone.png' });
+
+  // On a desktop the page keeps its one column, Continue after the photos.
+  await page.setViewportSize(desktop);
+  expect(await startsAboveTheFold(page, choose)).toBe(true);
+  await continueLink.scrollIntoViewIfNeeded();
+  await expect(continueLink).toBeInViewport();
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `${screenshotDir}/upload-passed-1280.png`, fullPage: true });
 });
 
 test.describe.serial('a Basic subscriber with their one trained model', () => {
@@ -282,5 +359,128 @@ test.describe.serial('a Basic subscriber with their one trained model', () => {
     ).toBeVisible();
     await expect(cards).toHaveCount(0);
     await expect(bar).toHaveCount(0);
+  });
+
+  // Custom prompts and try-on are Pro features: the same person moves up to Pro (the test
+  // portal's plan change) rather than a second person training a second model.
+
+  test("after moving up to Pro, the custom-prompt and try-on pages show Generate and Start Try-On on a phone's first screen, under what is to fill in", async () => {
+    await moveUpToPro(page);
+    await mkdir(screenshotDir, { recursive: true });
+    await mkdir('docs/images', { recursive: true });
+
+    // Custom prompt: the model, the prompt, then Generate Image, all on the first screen.
+    await page.setViewportSize(phone);
+    await page.goto('/custom-prompt');
+    const prompt = page.getByRole('textbox', { name: 'Prompt' });
+    const generate = page.getByRole('button', { name: 'Generate Image' });
+    await expect(prompt).toBeEnabled();
+    await expect(generate).toHaveAttribute('data-state', 'generate');
+    expect(await wholeAboveTheFold(page, prompt)).toBe(true);
+    expect(await wholeAboveTheFold(page, generate)).toBe(true);
+    expect(await clearOfTheBar(prompt, page.getByTestId('custom-generate-bar'))).toBe(true);
+    await prompt.fill('On a sailboat at golden hour, linen shirt');
+    await page.screenshot({ path: `${screenshotDir}/custom-prompt-390.png` });
+    await page.screenshot({ path: 'docs/images/custom-prompt-phone.png' });
+    await page.setViewportSize(desktop);
+    expect(await wholeAboveTheFold(page, prompt)).toBe(true);
+    expect(await wholeAboveTheFold(page, generate)).toBe(true);
+    await expect(page.getByTestId('prompt-tips')).toBeVisible();
+    await page.screenshot({ path: `${screenshotDir}/custom-prompt-1280.png` });
+
+    // Try-on (the dashboard's tab): the person photo to add first and Start Try-On share the
+    // first screen; the bar at the bottom hides neither that slot nor its call to action.
+    await page.setViewportSize(phone);
+    await page.goto('/dashboard?main=tryon');
+    const start = page.getByRole('button', { name: 'Start Try-On' });
+    const person = page.getByRole('button', { name: 'Upload person photo' });
+    await expect(start).toBeEnabled();
+    await expect(person).toBeEnabled();
+    expect(await wholeAboveTheFold(page, start)).toBe(true);
+    expect(await wholeAboveTheFold(page, person)).toBe(true);
+    expect(await clearOfTheBar(person, page.getByTestId('tryon-start-bar'))).toBe(true);
+    // Nothing wider than the screen (the slots once stuck out past the page's edge).
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      phone.width,
+    );
+    await page.screenshot({ path: `${screenshotDir}/tryon-390.png` });
+    await page.screenshot({ path: 'docs/images/tryon-phone.png' });
+    // Scrolled to the garment, Start Try-On is still at hand.
+    const garment = page.getByRole('button', { name: 'Upload garment photo' });
+    await garment.scrollIntoViewIfNeeded();
+    await expect(start).toBeInViewport({ ratio: 1 });
+    await expect(garment).toBeInViewport();
+
+    // On a desktop the two slots stand side by side with Start Try-On below them.
+    await page.setViewportSize(desktop);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const [personBox, garmentBox] = [await person.boundingBox(), await garment.boundingBox()];
+    expect(personBox!.y).toBe(garmentBox!.y);
+    expect(personBox!.x + personBox!.width).toBeLessThan(garmentBox!.x);
+    await page.screenshot({ path: `${screenshotDir}/tryon-1280.png` });
+    await start.scrollIntoViewIfNeeded();
+    await expect(start).toBeInViewport({ ratio: 1 });
+    const garmentBelow = (await garment.boundingBox())!;
+    expect((await start.boundingBox())!.y).toBeGreaterThan(garmentBelow.y + garmentBelow.height);
+
+    // The public try-on page leads in on the first screen too.
+    await page.setViewportSize(phone);
+    await page.goto('/tryon');
+    const openTryOn = page.getByRole('link', { name: 'Open Try-On' }).first();
+    await expect(openTryOn).toBeVisible();
+    expect(await wholeAboveTheFold(page, openTryOn)).toBe(true);
+  });
+
+  test('Generate on the custom-prompt page shows the progress, then the picture, with download and all results', async () => {
+    await moveUpToPro(page);
+    for (const viewport of [phone, desktop]) {
+      await page.setViewportSize(viewport);
+      await page.goto('/custom-prompt');
+      const words = `Reading in a sunlit library, ${viewport.width} px`;
+      await page.getByRole('textbox', { name: 'Prompt' }).fill(words);
+      const generate = page.getByRole('button', { name: 'Generate Image' });
+      expect(await wholeAboveTheFold(page, generate)).toBe(true);
+      await generate.click();
+
+      const result = page.getByTestId('generation-result');
+      await expect(result.getByRole('status')).toHaveText(
+        'Generating your photo... It usually takes under a minute.',
+      );
+      await expect(
+        result.getByRole('progressbar', { name: 'Generating your photo' }),
+      ).toBeVisible();
+      await expect(result).toBeInViewport();
+      // Titled by its prompt, not "Custom: Me".
+      await expect(result.getByText(words, { exact: true })).toBeVisible();
+
+      await expect(result).toHaveAttribute('data-status', 'complete', { timeout: liveTimeout });
+      await expect(result.getByRole('status')).toHaveText('Your photo is ready');
+      const picture = result.getByRole('img');
+      await expect(picture).toBeVisible();
+      await expect
+        .poll(() => picture.evaluate((node: HTMLImageElement) => node.naturalWidth))
+        .toBeGreaterThan(0);
+      await result.scrollIntoViewIfNeeded();
+      await mkdir(screenshotDir, { recursive: true });
+      await page.screenshot({
+        path: `${screenshotDir}/custom-prompt-result-${viewport.width}.png`,
+      });
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        result.getByRole('button', { name: 'Download' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/\.jpe?g$/);
+      await expect(result.getByRole('link', { name: 'See all your photos' })).toBeVisible();
+    }
+
+    await page
+      .getByTestId('generation-result')
+      .getByRole('link', { name: 'See all your photos' })
+      .click();
+    await expect(page).toHaveURL('/dashboard?main=generation&sub=generated');
+    const cards = page.getByTestId('generation-card');
+    await expect(cards).toHaveCount(2);
+    await expect(cards.first()).toHaveAttribute('data-status', 'complete');
   });
 });

@@ -20,6 +20,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { StickyActionBar } from '../../../components/ui/sticky-action-bar.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
@@ -220,10 +221,7 @@ function PresetGenerate({ presetId }: { presetId: string }) {
       ) : signedIn && !modelsLoading ? (
         <ModelPickerEmpty />
       ) : null}
-      <div
-        data-testid="preset-generate-bar"
-        className="sticky bottom-0 z-10 -mx-5 flex flex-col gap-2 border-t border-neutral-200/80 bg-white/95 px-5 pt-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] backdrop-blur md:static md:mx-0 md:border-0 md:bg-transparent md:p-0 md:backdrop-blur-none"
-      >
+      <StickyActionBar data-testid="preset-generate-bar" className="flex flex-col gap-2">
         <GenerateButton
           state={state}
           generating={generate.isPending}
@@ -231,7 +229,7 @@ function PresetGenerate({ presetId }: { presetId: string }) {
           onNavigate={(to) => void navigate(to)}
         />
         <p className="text-center text-xs text-neutral-500">{text.generateCost}</p>
-      </div>
+      </StickyActionBar>
       {latest ? <GenerationResult key={latest.id} generation={latest} /> : null}
     </>
   );

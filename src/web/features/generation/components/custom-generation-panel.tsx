@@ -9,6 +9,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { describedBy, fieldHintId } from '../../../components/ui/form-field.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { StickyActionBar } from '../../../components/ui/sticky-action-bar.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { cn } from '../../../lib/cn.ts';
@@ -255,22 +256,26 @@ export function CustomGenerationPanel({ headingLevel = 'h2' }: { headingLevel?: 
               </div>
             </div>
 
-            <Button
-              size="lg"
-              className="w-full"
-              loading={button.kind === 'generating'}
-              onClick={onGenerate}
-              data-state={button.kind}
-            >
-              {button.kind === 'upgrade' ? (
-                <Lock aria-hidden="true" className="size-4" />
-              ) : button.kind === 'needCredits' ? (
-                <Coins aria-hidden="true" className="size-4" />
-              ) : button.kind === 'generating' ? null : (
-                <Sparkles aria-hidden="true" className="size-4" />
-              )}
-              {button.label}
-            </Button>
+            {/* On a phone Generate stays at the bottom of the screen while this card is in view,
+                however many models the picker lists above the prompt. */}
+            <StickyActionBar data-testid="custom-generate-bar">
+              <Button
+                size="lg"
+                className="w-full"
+                loading={button.kind === 'generating'}
+                onClick={onGenerate}
+                data-state={button.kind}
+              >
+                {button.kind === 'upgrade' ? (
+                  <Lock aria-hidden="true" className="size-4" />
+                ) : button.kind === 'needCredits' ? (
+                  <Coins aria-hidden="true" className="size-4" />
+                ) : button.kind === 'generating' ? null : (
+                  <Sparkles aria-hidden="true" className="size-4" />
+                )}
+                {button.label}
+              </Button>
+            </StickyActionBar>
           </Card>
           {latest ? <GenerationResult key={latest.id} generation={latest} /> : null}
         </div>

@@ -11,6 +11,7 @@ import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { StickyActionBar } from '../../../components/ui/sticky-action-bar.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
@@ -132,15 +133,25 @@ export function UploadPhotosPage() {
           </Card>
         ) : null}
 
-        <div className="flex flex-wrap items-center gap-4">
-          <Button onClick={() => void uploads.start()} loading={uploads.uploading}>
+        {/* On a phone, while files wait in the list above, Upload is the next step: it spans the
+            screen and stays at the bottom of it below a long list. */}
+        <StickyActionBar
+          data-testid="photo-upload-bar"
+          sticky={uploads.queue.length > 0}
+          className="flex flex-wrap items-center gap-x-4 gap-y-2"
+        >
+          <Button
+            onClick={() => void uploads.start()}
+            loading={uploads.uploading}
+            className={cn(uploads.queue.length > 0 && 'max-md:w-full')}
+          >
             {uploads.uploading ? null : <Upload aria-hidden="true" className="size-4" />}
             {uploads.uploading ? text.uploading : text.upload}
           </Button>
           <p role="status" aria-live="polite" className="text-sm text-neutral-600">
             {uploads.progressText}
           </p>
-        </div>
+        </StickyActionBar>
 
         {uploads.errors.length > 0 && !uploads.uploading ? (
           <FormAlert>
@@ -201,21 +212,28 @@ export function UploadPhotosPage() {
         )}
       </section>
 
-      {data ? (
-        <Card className="flex flex-col gap-4 p-5 md:flex-row md:items-center md:justify-between md:p-6">
+      {!data ? null : rule.canContinue ? (
+        // On a phone Continue stays at the bottom of the screen below the photos, unless files
+        // chosen but not uploaded yet hold that place with Upload (never two bars at once).
+        <StickyActionBar
+          data-testid="photo-continue-bar"
+          sticky={uploads.queue.length === 0}
+          className="flex flex-col md:flex-row md:justify-end"
+        >
+          <Button asChild size="lg">
+            <Link to={routes.validationResults}>
+              {text.continue}
+              <ArrowRight aria-hidden="true" className="size-4" />
+            </Link>
+          </Button>
+        </StickyActionBar>
+      ) : (
+        <Card className="p-5 md:p-6">
           <p data-testid="photo-rule" className="text-sm leading-relaxed text-neutral-700">
-            {rule.canContinue ? null : rule.message}
+            {rule.message}
           </p>
-          {rule.canContinue ? (
-            <Button asChild size="lg">
-              <Link to={routes.validationResults}>
-                {text.continue}
-                <ArrowRight aria-hidden="true" className="size-4" />
-              </Link>
-            </Button>
-          ) : null}
         </Card>
-      ) : null}
+      )}
     </FlowPage>
   );
 }

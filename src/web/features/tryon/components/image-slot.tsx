@@ -61,7 +61,7 @@ export function ImageSlot({
     <section
       aria-labelledby={`${id}-title`}
       className={cn(
-        'flex flex-col gap-4 rounded-card border border-neutral-200/80 bg-white p-5 shadow-card md:p-6',
+        'flex min-w-0 flex-col gap-4 rounded-card border border-neutral-200/80 bg-white p-4 shadow-card md:p-6',
         disabled && 'bg-neutral-50',
       )}
     >
@@ -136,12 +136,15 @@ export function ImageSlot({
           onClick={openPicker}
           aria-describedby={describedBy}
           className={cn(
-            'flex aspect-[4/3] cursor-pointer flex-col items-center justify-center gap-3 rounded-control border-2 border-dashed border-neutral-300 bg-neutral-50/60 px-6 text-center transition-colors motion-reduce:transition-none',
+            // On a phone a low row (icon and label side by side), so the person slot and the
+            // try-on's Start bar share the first screen; from 768 px up a 4:3 area.
+            'flex cursor-pointer items-center gap-3 rounded-control border-2 border-dashed border-neutral-300 bg-neutral-50/60 transition-colors motion-reduce:transition-none',
+            'px-4 py-4 text-left md:aspect-[4/3] md:flex-col md:justify-center md:px-6 md:py-0 md:text-center',
             'hover:border-accent-600/60 hover:bg-accent-50/40',
             'disabled:cursor-not-allowed disabled:opacity-60 disabled:hover:border-neutral-300 disabled:hover:bg-neutral-50/60',
           )}
         >
-          <span className="flex size-11 items-center justify-center rounded-full bg-white text-accent-700 shadow-sm">
+          <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-white text-accent-700 shadow-sm">
             <ImagePlus aria-hidden="true" className="size-5" />
           </span>
           <span className="text-sm font-semibold text-neutral-950">{uploadLabel}</span>

@@ -7,6 +7,7 @@ import { messages } from '../../../../common/messages.ts';
 import { routes, timings } from '../../../../common/product.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
+import { StickyActionBar } from '../../../components/ui/sticky-action-bar.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { sessionQueryKey, useSession } from '../../auth/session.ts';
@@ -140,12 +141,14 @@ export function TryOnTab() {
 
   return (
     <div className="flex flex-col gap-10">
-      <section aria-labelledby="tryon-title" className="flex flex-col gap-6">
+      {/* On a phone: tighter, the subtitle left to the slots' own titles, Start Try-On in a bar at
+          the bottom of the screen, so the person slot and the button share the first screen. */}
+      <section aria-labelledby="tryon-title" className="flex flex-col gap-4 md:gap-6">
         <div className="flex flex-col gap-2">
           <h2 id="tryon-title" className="text-2xl font-semibold text-neutral-950">
             {text.title}
           </h2>
-          <p className="text-neutral-600">{text.subtitle}</p>
+          <p className="text-neutral-600 max-md:hidden">{text.subtitle}</p>
         </div>
 
         {locked ? <TryOnGate /> : null}
@@ -180,6 +183,7 @@ export function TryOnTab() {
                 variant="outline"
                 disabled={controlsDisabled}
                 onClick={() => setPickerOpen(true)}
+                className="max-md:w-full"
               >
                 <Images aria-hidden="true" className="size-4" />
                 {text.chooseGenerated}
@@ -207,8 +211,11 @@ export function TryOnTab() {
           />
         </div>
 
-        <div className="flex flex-col gap-4 rounded-card bg-neutral-100/70 p-5 md:flex-row md:items-center md:justify-between">
-          <div className="flex flex-col gap-1 text-sm text-neutral-700">
+        <StickyActionBar
+          data-testid="tryon-start-bar"
+          className="flex flex-col gap-2 md:flex-row md:items-center md:justify-between md:gap-4 md:rounded-card md:bg-neutral-100/70 md:p-5"
+        >
+          <div className="flex flex-col gap-1 text-sm text-neutral-700 max-md:hidden">
             <p>{text.duration}</p>
             <p className="text-neutral-600">{text.costNote}</p>
           </div>
@@ -222,7 +229,8 @@ export function TryOnTab() {
             {busy ? null : <Sparkles aria-hidden="true" className="size-4" />}
             {busy ? text.starting : text.start}
           </Button>
-        </div>
+          <p className="text-center text-xs text-neutral-500 md:hidden">{text.costNote}</p>
+        </StickyActionBar>
 
         {problem ? (
           <FormAlert>
