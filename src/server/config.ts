@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { smallPoolSize } from './images/thread-pool.ts';
 import {
   type CreditPackId,
   type PriceId,
@@ -98,6 +99,8 @@ const envSchema = z
     TRAINING_TIMEOUT_MINUTES: z.coerce.number().min(0.05).default(trainingRules.timeoutMinutes),
     // Lower refuses and blocks more pictures (see defaultNsfwThreshold); above 0, at most 1.
     NSFW_THRESHOLD: z.coerce.number().gt(0).max(1).default(defaultNsfwThreshold),
+    // Worker threads for the face and NSFW analysis (decision 031); 0 runs it on the event loop.
+    ANALYSIS_THREADS: z.coerce.number().int().min(0).max(16).optional(),
     // Fill an empty catalog with the default content at start. Default: on, except in tests.
     SEED_CONTENT: z.enum(['true', 'false', '1', '0', '']).optional(),
     // Files: `local` disk behind our own signed URLs, or an S3-compatible bucket (AWS S3, R2,
@@ -301,6 +304,11 @@ export interface Config {
   generation: { concurrency: number; staleAfterMinutes: number };
   /** Uploads and engine outputs the NSFW classifier flags at this threshold are refused or blocked. */
   nsfwThreshold: number;
+  /**
+   * Worker threads that run the face and NSFW analysis off the event loop (decision 031); 0 runs
+   * it on the calling thread. Default: one per core but one, at most two, at least one.
+   */
+  analysisThreads: number;
   /** Fill an empty catalog (categories, presets, example photos, quiz) with default content at start. */
   seedContent: boolean;
   storage: StorageConfig;
@@ -452,6 +460,7 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       staleAfterMinutes: e.GENERATION_STALE_MINUTES,
     },
     nsfwThreshold: e.NSFW_THRESHOLD,
+    analysisThreads: e.ANALYSIS_THREADS ?? smallPoolSize(),
     // Seeding makes pictures (seconds of work), so tests ask for it explicitly.
     seedContent: e.SEED_CONTENT
       ? e.SEED_CONTENT === 'true' || e.SEED_CONTENT === '1'

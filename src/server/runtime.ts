@@ -21,9 +21,14 @@ import { sendEmailJob } from './features/email/jobs.ts';
 import { createMemoryEventBus, createPostgresEventBus } from './features/events/event-bus.ts';
 import { createStudio } from './features/studio/studio.ts';
 import { createTryOn } from './features/tryon/tryon.ts';
-import { analyzePhoto, faceSimilarity, findSmallFaces } from './images/faces.ts';
-import { varietyScore } from './images/variety.ts';
-import { warmUp as warmUpNsfw } from './images/nsfw.ts';
+import {
+  analyzePhoto,
+  faceSimilarity,
+  findSmallFaces,
+  openAnalysis,
+  varietyScore,
+  warmUpAnalysis,
+} from './images/analysis.ts';
 import { startJobQueue } from './jobs/job-queue.ts';
 import { createWorkers, jobTypes } from './jobs/registry.ts';
 
@@ -45,6 +50,8 @@ export async function start(
   logger: FastifyBaseLogger,
   options: { listen?: boolean } = {},
 ): Promise<Running> {
+  // Face and NSFW analysis on worker threads (decision 031), closed with the app.
+  const analysis = openAnalysis({ threads: config.analysisThreads });
   const database = await openDatabase(config.database);
   await database.migrate();
 
@@ -154,8 +161,9 @@ export async function start(
   const app = config.role === 'worker' ? await buildWorkerApp(deps) : await buildApp(deps);
   if (options.listen !== false) url = await app.listen({ port: config.port, host: config.host });
   else await app.ready();
-  // Every upload and engine output is classified: the model loads now, not during the first one.
-  warmUpNsfw().catch((error: unknown) =>
+  // Every upload and engine output is classified: the model loads now (on every analysis
+  // thread), not during the first one.
+  warmUpAnalysis({ nsfw: true }).catch((error: unknown) =>
     logger.warn({ err: error }, 'the NSFW model did not load'),
   );
   if (config.role !== 'web') {
@@ -175,6 +183,7 @@ export async function start(
       if (!drainsFirst) await app.close();
       await queue.stop({ graceful: true, timeoutMs: config.shutdownTimeoutMs });
       if (drainsFirst) await app.close();
+      await analysis.close();
       await events.close();
       await database.close();
     })());

@@ -11,7 +11,7 @@ import sharp, { type Metadata, type SharpOptions } from 'sharp';
 import { messages } from '../../common/messages.ts';
 import { photos } from '../../common/product.ts';
 import { AppError } from '../http/app-error.ts';
-import { classifyNsfw } from './nsfw.ts';
+import { classifyNsfw } from './analysis.ts';
 
 /**
  * The way in for a user's pictures (training photos, try-on person and garment): the multipart body is streamed to a temporary file (never held

@@ -2,10 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import sharp from 'sharp';
 import type { RgbImage } from '../adapters/engine/studio/scene.ts';
+import { ThreadPool } from './thread-pool.ts';
 import type { PixelRect, TileReply, TileRequest, UpscaleWorkerData } from './upscale-worker.ts';
 
 /**
@@ -206,104 +206,38 @@ function cutOut(image: RgbImage, rect: PixelRect): Uint8Array<ArrayBuffer> {
   return pixels;
 }
 
-interface TileJob {
-  picture: symbol;
-  request: TileRequest;
-  resolve(pixels: Uint8Array<ArrayBuffer>): void;
-  reject(error: Error): void;
-}
-
-interface PoolThread {
-  worker: Worker;
-  job: TileJob | null;
-}
-
 const workerEntry = new URL('./upscale-worker-entry.mjs', import.meta.url);
 
-/** The worker threads of one model and the tiles waiting for them. */
+/** The worker threads of one model (`thread-pool.ts`) and the tiles waiting for them. */
 class UpscalePool {
-  private threads: PoolThread[] = [];
-  private queue: TileJob[] = [];
-  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly threads: ThreadPool<TileReply>;
 
-  constructor(
-    private readonly modelJsonPath: string,
-    private readonly size: number,
-  ) {}
-
-  upscaleTile(picture: symbol, request: TileRequest): Promise<Uint8Array<ArrayBuffer>> {
-    clearTimeout(this.idleTimer);
-    return new Promise((resolve, reject) => {
-      this.queue.push({ picture, request, resolve, reject });
-      this.dispatch();
+  constructor(modelJsonPath: string, size: number) {
+    this.threads = new ThreadPool<TileReply>({
+      entry: workerEntry,
+      workerData: { modelJsonPath } satisfies UpscaleWorkerData,
+      size,
+      name: 'super-resolution',
+      idleMs: idleThreadLifetimeMs,
     });
+  }
+
+  async upscaleTile(picture: symbol, request: TileRequest): Promise<Uint8Array<ArrayBuffer>> {
+    const reply = await this.threads.run(request, {
+      transfer: [request.pixels.buffer],
+      group: picture,
+    });
+    if ('error' in reply) throw new Error(`super-resolution failed: ${reply.error}`);
+    return reply.pixels;
   }
 
   /** Drops the picture's tiles that no thread has started (after one of its tiles failed). */
   forget(picture: symbol): void {
-    this.queue = this.queue.filter((job) => job.picture !== picture);
+    this.threads.forget(picture);
   }
 
-  async stopThreads(reason: string): Promise<void> {
-    clearTimeout(this.idleTimer);
-    const threads = this.threads;
-    const queue = this.queue;
-    this.threads = [];
-    this.queue = [];
-    for (const job of [...queue, ...threads.flatMap((thread) => thread.job ?? [])])
-      job.reject(new Error(reason));
-    await Promise.all(threads.map((thread) => thread.worker.terminate()));
-  }
-
-  private dispatch(): void {
-    while (this.queue.length > 0) {
-      const thread =
-        this.threads.find((candidate) => candidate.job === null) ??
-        (this.threads.length < this.size ? this.startThread() : null);
-      if (!thread) return;
-      const job = this.queue.shift()!;
-      thread.job = job;
-      // A thread at work keeps the process alive; an idle one does not hold it open.
-      thread.worker.ref();
-      thread.worker.postMessage(job.request, [job.request.pixels.buffer]);
-    }
-    if (this.threads.length > 0 && this.threads.every((thread) => thread.job === null)) {
-      this.idleTimer = setTimeout(
-        () => void this.stopThreads('the threads were idle'),
-        idleThreadLifetimeMs,
-      );
-      this.idleTimer.unref();
-    }
-  }
-
-  private startThread(): PoolThread {
-    const worker = new Worker(workerEntry, {
-      workerData: { modelJsonPath: this.modelJsonPath } satisfies UpscaleWorkerData,
-      // The entry registers tsx itself; inheriting the parent's tsx flags would hook it twice.
-      execArgv: [],
-    });
-    const thread: PoolThread = { worker, job: null };
-    worker.unref();
-    worker.on('message', (reply: TileReply) => {
-      const job = thread.job;
-      thread.job = null;
-      worker.unref();
-      if (job && 'error' in reply) job.reject(new Error(`super-resolution failed: ${reply.error}`));
-      else if (job && 'pixels' in reply) job.resolve(reply.pixels);
-      this.dispatch();
-    });
-    const lose = (error: Error) => {
-      if (!this.threads.includes(thread)) return;
-      this.threads = this.threads.filter((other) => other !== thread);
-      thread.job?.reject(error);
-      this.dispatch();
-    };
-    worker.on('error', (error) =>
-      lose(new Error('a super-resolution thread failed', { cause: error })),
-    );
-    worker.on('exit', (code) => lose(new Error(`a super-resolution thread exited (code ${code})`)));
-    this.threads.push(thread);
-    return thread;
+  stopThreads(reason: string): Promise<void> {
+    return this.threads.close(reason);
   }
 }
 

@@ -9,7 +9,7 @@ import {
   faceSimilarity,
   type DetectedFace,
   type FaceLandmarks,
-} from '../../images/faces.ts';
+} from '../../images/analysis.ts';
 import { segmentPerson } from '../../images/segmentation.ts';
 import { differentPersonIds, judgePhoto, primaryFace } from '../../images/photo-checks.ts';
 import { storageKey, type Storage } from '../storage/storage.ts';

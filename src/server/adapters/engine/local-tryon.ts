@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { messages } from '../../../common/messages.ts';
 import { photos as photoRules } from '../../../common/product.ts';
-import { analyzePhoto, type FaceBox, type PhotoAnalysis } from '../../images/faces.ts';
+import { analyzePhoto, type FaceBox, type PhotoAnalysis } from '../../images/analysis.ts';
 import { countedFaces } from '../../images/photo-checks.ts';
 import { detectPose, torsoFrame, type Keypoint, type TorsoFrame } from '../../images/pose.ts';
 import { segmentPerson } from '../../images/segmentation.ts';

@@ -11,7 +11,7 @@ import type {
 } from '../../adapters/engine/generation-engine.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import { classifyNsfw } from '../../images/nsfw.ts';
+import { classifyNsfw } from '../../images/analysis.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import { refund } from '../billing/ledger.ts';
 import type { EnginePreset } from '../catalog/service.ts';

@@ -66,8 +66,9 @@ export function createStudio(deps: {
         service.publishPhotoChanges(
           await validation.validate(photoId, { lastAttempt: job.isLastAttempt }),
         ),
-      // Face analysis is serialised inside the process anyway; one at a time keeps memory flat.
-      1,
+      // One photo per analysis thread (decision 031): with none, the analysis is serialised on
+      // the event loop anyway; one at a time keeps memory flat.
+      Math.max(1, config.analysisThreads),
     ),
     defineWorker(startTrainingJob, ({ modelId, deferrals }, job) =>
       training.start(modelId, { lastAttempt: job.isLastAttempt, deferrals: deferrals ?? 0 }),

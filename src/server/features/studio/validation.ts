@@ -26,7 +26,7 @@ export interface FaceAnalyzer {
   findSmallFaces(bytes: Buffer): Promise<{ score: number }[]>;
   similarity(a: number[], b: number[]): number;
   /** How sure it is that two variety patches show one shot, 0..1 (`varietyScore`). */
-  varietyScore(a: Uint8Array, b: Uint8Array): number;
+  varietyScore(a: Uint8Array, b: Uint8Array): Promise<number>;
 }
 
 export interface PhotoChange {
@@ -84,17 +84,17 @@ export function createPhotoValidation(deps: {
       // The slow part of the variety check before the lock: the photos validated so far.
       const compared = new Set<string>();
       const sameShot = new Set<string>();
-      const compare = (others: PhotoRow[]) => {
+      const compare = async (others: PhotoRow[]) => {
         if (!variety) return;
         for (const other of others) {
           const patch = other.id !== photo.id && other.face?.variety;
           if (!patch || compared.has(other.id)) continue;
           compared.add(other.id);
-          if (sameShotScore(faces, photo, variety, other, patch) >= varietyRules.sameShotMinScore)
-            sameShot.add(other.id);
+          const score = await sameShotScore(faces, photo, variety, other, patch);
+          if (score >= varietyRules.sameShotMinScore) sameShot.add(other.id);
         }
       };
-      if (variety) compare(await listDraftPhotos(db, photo.userId));
+      if (variety) await compare(await listDraftPhotos(db, photo.userId));
       return db.transaction(async (tx) => {
         await lockDraft(tx, photo.userId);
         const current = await findPhotoById(tx, photoId);
@@ -111,7 +111,7 @@ export function createPhotoValidation(deps: {
           const { face } = result;
           const draft = await listDraftPhotos(tx, photo.userId);
           // Photos validated while this one was being analysed (usually none).
-          compare(draft);
+          await compare(draft);
           const matches = draft.filter((other) => sameShot.has(other.id));
           await updatePhoto(tx, photoId, {
             face: {
@@ -211,7 +211,7 @@ function sameShotScore(
   variety: Buffer,
   other: PhotoRow,
   otherPatch: string,
-): number {
+): Promise<number> {
   const otherVariety = Buffer.from(otherPatch, 'base64');
   const photoFirst =
     photo.createdAt.getTime() - other.createdAt.getTime() || (photo.id < other.id ? -1 : 1);

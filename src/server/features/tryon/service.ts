@@ -14,7 +14,7 @@ import {
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
-import { classifyNsfw } from '../../images/nsfw.ts';
+import { classifyNsfw } from '../../images/analysis.ts';
 import type { NormalizedPhoto } from '../../images/intake.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { userStorageKey } from '../account/storage-keys.ts';

@@ -1,0 +1,62 @@
+import { analyzePhoto, findSmallFaces, warmUp as warmUpFaces } from './faces.ts';
+import { nsfwScores, warmUp as warmUpNsfw } from './nsfw.ts';
+import { varietyScore } from './variety.ts';
+
+/**
+ * The image analysis that runs on a worker thread (`analysis.ts` posts a task's name and
+ * arguments, `analysis-worker.ts` runs it) or, with no threads configured, on the calling
+ * thread: the same functions either way. Arguments and results cross the thread boundary by
+ * structured clone, which turns a Buffer into a plain Uint8Array: the tasks take either.
+ */
+
+/** An RGB picture, 3 bytes a pixel, rows top to bottom. */
+export interface RgbPixels {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/** What a warm-up loads: the face models, the NSFW model, or both. */
+export interface WarmUpModels {
+  faces?: boolean;
+  nsfw?: boolean;
+}
+
+/** A Buffer over the same memory (no copy). */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes)
+    ? bytes
+    : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+export const analysisTasks = {
+  analyzePhoto: (bytes: Uint8Array) => analyzePhoto(asBuffer(bytes)),
+  findSmallFaces: (bytes: Uint8Array) => findSmallFaces(asBuffer(bytes)),
+  nsfwScores: (image: Uint8Array | RgbPixels) =>
+    nsfwScores(
+      image instanceof Uint8Array ? asBuffer(image) : { ...image, data: asBuffer(image.data) },
+    ),
+  varietyScore: (a: Uint8Array, b: Uint8Array) => Promise.resolve(varietyScore(a, b)),
+  warmUp: async (models: WarmUpModels) => {
+    // One after the other: tfjs runs one model at a time per runtime anyway.
+    if (models.nsfw) await warmUpNsfw();
+    if (models.faces) await warmUpFaces();
+  },
+};
+
+export type AnalysisTasks = typeof analysisTasks;
+export type AnalysisTaskName = keyof AnalysisTasks;
+
+export interface AnalysisRequest<K extends AnalysisTaskName = AnalysisTaskName> {
+  task: K;
+  args: Parameters<AnalysisTasks[K]>;
+}
+
+export interface ThreadError {
+  name: string;
+  message: string;
+  stack: string | undefined;
+}
+
+export type AnalysisReply<K extends AnalysisTaskName = AnalysisTaskName> =
+  { result: Awaited<ReturnType<AnalysisTasks[K]>> } | { error: ThreadError };

@@ -1,0 +1,171 @@
+import {
+  analysisTasks,
+  asBuffer,
+  type AnalysisReply,
+  type AnalysisTaskName,
+  type AnalysisTasks,
+  type RgbPixels,
+  type ThreadError,
+  type WarmUpModels,
+} from './analysis-tasks.ts';
+import type { FaceBox, PhotoAnalysis } from './faces.ts';
+import { isFlagged, type NsfwScores, type NsfwVerdict } from './nsfw.ts';
+import { smallPoolSize, ThreadPool } from './thread-pool.ts';
+
+/**
+ * The image analysis of the request and job paths, off the event loop (decision 031): face
+ * detection, landmarks, descriptor, sharpness and variety patch (`faces.ts`), the small-face
+ * search, the variety score (`variety.ts`) and the NSFW classification (`nsfw.ts`) run on a
+ * small pool of worker threads (`thread-pool.ts`), each with its own tfjs WASM runtime and the
+ * models loaded once. The functions here have the signatures of those modules' own, so callers
+ * only change where they import from; with 0 threads they run on the calling thread as before
+ * (the floor bench/event-loop.ts compares against).
+ */
+
+export type { DetectedFace, FaceBox, FaceLandmarks, PhotoAnalysis } from './faces.ts';
+export { faceSimilarity } from './faces.ts';
+export type { NsfwScores, NsfwVerdict } from './nsfw.ts';
+
+const workerEntry = new URL('./analysis-worker-entry.mjs', import.meta.url);
+
+/** Until the runtime says (ANALYSIS_THREADS): `smallPoolSize`, one thread on two cores. */
+let threads = smallPoolSize();
+let pool: ThreadPool<AnalysisReply> | null = null;
+let users = 0;
+
+function threadPool(): ThreadPool<AnalysisReply> {
+  pool ??= new ThreadPool<AnalysisReply>({
+    entry: workerEntry,
+    size: threads,
+    name: 'image analysis',
+  });
+  return pool;
+}
+
+/**
+ * A process's use of the analysis (the runtime's `start`): sets the number of threads (0: on the
+ * calling thread) and answers the function that gives the use back; the threads stop when the
+ * last use is given back (several apps in one test process share them).
+ */
+export function openAnalysis(options: { threads: number }): { close(): Promise<void> } {
+  if (!Number.isInteger(options.threads) || options.threads < 0)
+    throw new RangeError(`analysis threads must be a whole number from 0, not ${options.threads}`);
+  // The first use sets the size; threads started before it at another size are replaced.
+  if (users === 0) {
+    if (pool && pool.size !== options.threads) void closeAnalysis();
+    threads = options.threads;
+  }
+  users++;
+  let closed = false;
+  return {
+    async close() {
+      if (closed) return;
+      closed = true;
+      users--;
+      if (users === 0) await closeAnalysis();
+    },
+  };
+}
+
+/** The number of threads the analysis uses (0: the calling thread). */
+export function analysisThreads(): number {
+  return threads;
+}
+
+/** Stops the threads now; what they had not answered is rejected. A later call starts them again. */
+export async function closeAnalysis(): Promise<void> {
+  const closing = pool;
+  pool = null;
+  await closing?.close('the image analysis was closed');
+}
+
+export interface AnalysisOptions {
+  /** Abandons the analysis (see `RunOptions.signal` in thread-pool.ts). */
+  signal?: AbortSignal;
+}
+
+async function call<K extends AnalysisTaskName>(
+  task: K,
+  args: Parameters<AnalysisTasks[K]>,
+  options: AnalysisOptions = {},
+): Promise<Awaited<ReturnType<AnalysisTasks[K]>>> {
+  if (threads === 0) {
+    options.signal?.throwIfAborted();
+    const run = analysisTasks[task] as (
+      ...args: unknown[]
+    ) => Promise<Awaited<ReturnType<AnalysisTasks[K]>>>;
+    return run(...args);
+  }
+  const reply = (await threadPool().run(
+    { task, args },
+    options.signal ? { signal: options.signal } : {},
+  )) as AnalysisReply<K>;
+  if ('error' in reply) throw threadError(reply.error);
+  return reply.result;
+}
+
+/** The thread's error as an error of this thread: same name and message, both stacks. */
+function threadError({ name, message, stack }: ThreadError): Error {
+  const error = new Error(message);
+  error.name = name;
+  const here = error.stack?.split('\n').slice(1).join('\n') ?? '';
+  const there = stack?.split('\n').slice(1).join('\n') ?? '';
+  error.stack = `${name}: ${message}\n${there}\n    --- in an image analysis thread, called from:\n${here}`;
+  return error;
+}
+
+/** `faces.ts`'s `analyzePhoto` on an analysis thread. */
+export async function analyzePhoto(
+  input: Buffer,
+  options: AnalysisOptions = {},
+): Promise<PhotoAnalysis> {
+  const analysis = await call('analyzePhoto', [input], options);
+  // Cloned across threads, a Buffer arrives as a Uint8Array.
+  for (const face of analysis.faces) if (face.variety) face.variety = asBuffer(face.variety);
+  return analysis;
+}
+
+/** `faces.ts`'s `findSmallFaces` on an analysis thread. */
+export function findSmallFaces(
+  input: Buffer,
+  options: AnalysisOptions = {},
+): Promise<{ box: FaceBox; score: number }[]> {
+  return call('findSmallFaces', [input], options);
+}
+
+/** `variety.ts`'s `varietyScore` on an analysis thread (a few milliseconds of pixel loops). */
+export function varietyScore(
+  a: Uint8Array,
+  b: Uint8Array,
+  options: AnalysisOptions = {},
+): Promise<number> {
+  return call('varietyScore', [a, b], options);
+}
+
+/** `nsfw.ts`'s `nsfwScores` (the product's model) on an analysis thread. */
+export function nsfwScores(
+  image: Buffer | RgbPixels,
+  options: AnalysisOptions = {},
+): Promise<NsfwScores> {
+  return call('nsfwScores', [image], options);
+}
+
+/** `nsfw.ts`'s `classifyNsfw` on an analysis thread. */
+export async function classifyNsfw(
+  image: Buffer | RgbPixels,
+  threshold: number,
+  options: AnalysisOptions = {},
+): Promise<NsfwVerdict> {
+  const scores = await nsfwScores(image, options);
+  return { flagged: isFlagged(scores, threshold), scores };
+}
+
+/**
+ * Loads the models before the first real picture: on every thread (all started now), or on the
+ * calling thread with 0 threads.
+ */
+export async function warmUpAnalysis(models: WarmUpModels): Promise<void> {
+  if (threads === 0) return analysisTasks.warmUp(models);
+  const replies = await threadPool().startAll({ task: 'warmUp', args: [models] });
+  for (const reply of replies) if ('error' in reply) throw threadError(reply.error);
+}
