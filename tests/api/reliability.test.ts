@@ -90,7 +90,8 @@ async function signIn(user: SignedInUser, rememberMe = true) {
   return sessionHeaders(app, response.headers['set-cookie']);
 }
 
-const marker = (n: number) => ({ type: 'marker', data: { n } });
+const marker = (n: number) =>
+  ({ type: 'photo.updated', data: { photoId: `marker-${n}`, status: 'passed' } }) as const;
 
 describe('an event stream is bound to its session', () => {
   it('ends when the user signs out, and a new sign-in does not revive it', async () => {

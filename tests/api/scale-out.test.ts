@@ -333,9 +333,11 @@ describe.skipIf(!usesPostgres)('two web and two worker processes on one Postgres
         // progress, and the balance after the spend.
         const missing = () => {
           const completed = new Set(
-            stream.events
-              .filter((e) => e.type === 'generation.updated' && e.data.status === 'complete')
-              .map((e) => e.data.generationId),
+            stream.events.flatMap((e) =>
+              e.type === 'generation.updated' && e.data.status === 'complete'
+                ? [e.data.generationId]
+                : [],
+            ),
           );
           return [
             ...(completed.size === size ? [] : [`${size - completed.size} completions`]),
@@ -361,7 +363,7 @@ describe.skipIf(!usesPostgres)('two web and two worker processes on one Postgres
           60_000,
         ).catch(() => {
           const types = stream.events.map(
-            (e) => `${e.type}:${String(e.data.status ?? e.data.credits)}`,
+            (e) => `${e.type}:${'status' in e.data ? e.data.status : ''}`,
           );
           throw new Error(`missing ${missing().join(', ')}; got ${[...new Set(types)].join(' ')}`);
         });

@@ -87,15 +87,18 @@ describe('event stream', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     const seen: string[] = [];
-    const unregisterBroken = registerEventHandler('x', () => {
+    const unregisterBroken = registerEventHandler('photo.updated', () => {
       throw new Error('broken');
     });
-    const unregisterGood = registerEventHandler('x', () => seen.push('ok'));
+    const unregisterGood = registerEventHandler('photo.updated', () => seen.push('ok'));
     openEventStream(queryClient);
     const source = FakeEventSource.latest();
     source.emit('message', 'not json');
-    source.emit('message', JSON.stringify({ type: 'x' }));
-    source.emit('message', JSON.stringify({ type: 'x', data: {} }));
+    source.emit('message', JSON.stringify({ type: 'photo.updated' }));
+    source.emit(
+      'message',
+      JSON.stringify({ type: 'photo.updated', data: { photoId: 'p', status: 'passed' } }),
+    );
     unregisterBroken();
     unregisterGood();
     expect(seen).toEqual(['ok']);

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 // Type-only on purpose: the schema module pulls in zod, which the landing bundle does not need.
-import type { AppEvent } from '../../common/api/events.ts';
+import type { AppEvent, AppEventOf, AppEventType } from '../../common/api/events.ts';
 
 /**
  * The live link to the server: ONE EventSource on /api/events, held while someone is signed in.
@@ -15,7 +15,10 @@ import type { AppEvent } from '../../common/api/events.ts';
  * whatever changed in the gap is refetched.
  */
 
-export type EventHandler = (event: AppEvent, queryClient: QueryClient) => void;
+export type EventHandler<T extends AppEventType = AppEventType> = (
+  event: AppEventOf<T>,
+  queryClient: QueryClient,
+) => void;
 
 const eventsUrl = '/api/events';
 const readyEventName = 'ready'; // `streamReadyEvent` in common/api/events.ts
@@ -23,18 +26,23 @@ const readyEventName = 'ready'; // `streamReadyEvent` in common/api/events.ts
 const resyncEventType = 'resync';
 const reconnectDelaysMs = [1_000, 2_000, 5_000, 10_000, 30_000] as const;
 
-const handlers = new Map<string, Set<EventHandler>>();
+const handlers = new Map<AppEventType, Set<EventHandler>>();
 
 /** Runs `handler` for every event of `type`. Returns a function that unregisters it. */
-export function registerEventHandler(type: string, handler: EventHandler): () => void {
+export function registerEventHandler<T extends AppEventType>(
+  type: T,
+  handler: EventHandler<T>,
+): () => void {
   let forType = handlers.get(type);
   if (!forType) {
     forType = new Set();
     handlers.set(type, forType);
   }
-  forType.add(handler);
+  // Stored by type, so the handler only ever receives events of its own type.
+  const stored = handler as unknown as EventHandler;
+  forType.add(stored);
   return () => {
-    forType.delete(handler);
+    forType.delete(stored);
     if (forType.size === 0) handlers.delete(type);
   };
 }
@@ -43,9 +51,9 @@ export function registerEventHandler(type: string, handler: EventHandler): () =>
  * The common case: an event of `type` makes these queries stale. Keys may depend on the event
  * (e.g. `(event) => [['generations'], ['generation', event.data.id]]`).
  */
-export function invalidateOnEvent(
-  type: string,
-  queryKeys: readonly QueryKey[] | ((event: AppEvent) => readonly QueryKey[]),
+export function invalidateOnEvent<T extends AppEventType>(
+  type: T,
+  queryKeys: readonly QueryKey[] | ((event: AppEventOf<T>) => readonly QueryKey[]),
 ): () => void {
   return registerEventHandler(type, (event, queryClient) => {
     const keys = typeof queryKeys === 'function' ? queryKeys(event) : queryKeys;
@@ -184,7 +192,9 @@ function parseAppEvent(raw: string): AppEvent | null {
     typeof value.data === 'object' &&
     value.data !== null
   ) {
-    return { type: value.type, data: value.data as Record<string, unknown> };
+    // The server publishes only `AppEvent`s (its bus is typed by the same union); a type no
+    // handler registered for is dropped by `dispatchAppEvent`.
+    return value as AppEvent;
   }
   console.warn('Ignored an event without a type and data', value);
   return null;

@@ -50,23 +50,30 @@ describe('GET /api/events', () => {
 
       await app.deps.events.publish(alice.id, {
         type: 'generation.updated',
-        data: { id: 'g1', status: 'complete' },
+        data: { generationId: 'g1', status: 'complete', bulkJobId: null },
       });
       await app.deps.events.publish(alice.id, {
-        type: 'subscription.updated',
-        data: { credits: 7 },
+        type: 'tryon.updated',
+        data: { tryOnId: 't1', status: 'completed' },
       });
       // Bob's own event comes after Alice's on the same bus: once he has it, hers would have
       // reached him already if delivery leaked across users.
-      await app.deps.events.publish(bob.id, { type: 'marker', data: { for: 'bob' } });
+      const bobsPhoto = {
+        type: 'photo.updated',
+        data: { photoId: 'bob', status: 'passed' },
+      } as const;
+      await app.deps.events.publish(bob.id, bobsPhoto);
 
-      await aliceStream.waitFor((event) => event.type === 'subscription.updated', 20_000);
-      await bobStream.waitFor((event) => event.type === 'marker', 20_000);
+      await aliceStream.waitFor((event) => event.type === 'tryon.updated', 20_000);
+      await bobStream.waitFor((event) => event.type === 'photo.updated', 20_000);
       expect(aliceStream.events).toEqual([
-        { type: 'generation.updated', data: { id: 'g1', status: 'complete' } },
-        { type: 'subscription.updated', data: { credits: 7 } },
+        {
+          type: 'generation.updated',
+          data: { generationId: 'g1', status: 'complete', bulkJobId: null },
+        },
+        { type: 'tryon.updated', data: { tryOnId: 't1', status: 'completed' } },
       ]);
-      expect(bobStream.events).toEqual([{ type: 'marker', data: { for: 'bob' } }]);
+      expect(bobStream.events).toEqual([bobsPhoto]);
     } finally {
       aliceStream.close();
       bobStream.close();

@@ -6,12 +6,7 @@ import { sessionQueryKey } from './session.ts';
  * while someone is signed in, by app/live-updates.tsx (apart from session.ts, which every page
  * reads, so that visitors do not download the event stream).
  */
-export const sessionEventTypes = [
-  'subscription.updated',
-  'credits.updated',
-  'profile.updated',
-  'model.updated',
-] as const;
+export const sessionEventTypes = ['subscription.updated', 'model.updated'] as const;
 
 export function registerSessionEventHandlers(): () => void {
   const unregister = sessionEventTypes.map((type) =>

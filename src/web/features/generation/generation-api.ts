@@ -239,10 +239,9 @@ export function registerGenerationEventHandlers(): () => void {
   const unregisterGeneration = registerEventHandler(
     events.generationUpdated,
     (event, queryClient) => {
-      const id = typeof event.data.generationId === 'string' ? event.data.generationId : null;
-      const bulkJobId = typeof event.data.bulkJobId === 'string' ? event.data.bulkJobId : null;
+      const { generationId, bulkJobId } = event.data;
       // A deleted one refetches too: its page then says it is gone.
-      if (id) void queryClient.invalidateQueries({ queryKey: generationQueryKeys.detail(id) });
+      void queryClient.invalidateQueries({ queryKey: generationQueryKeys.detail(generationId) });
       if (bulkJobId) {
         void queryClient.invalidateQueries({ queryKey: generationQueryKeys.bulkJob(bulkJobId) });
         // Favourites include bulk images (a heart set in another tab, for one).
@@ -254,14 +253,8 @@ export function registerGenerationEventHandlers(): () => void {
   );
 
   const unregisterBulk = registerEventHandler(events.bulkJobUpdated, (event, queryClient) => {
-    const id = typeof event.data.bulkJobId === 'string' ? event.data.bulkJobId : null;
-    if (!id) return;
-    const patch: Partial<BulkJob> = {};
-    if (typeof event.data.status === 'string') patch.status = event.data.status;
-    for (const key of ['completedImages', 'failedImages', 'totalImages'] as const) {
-      const value = event.data[key];
-      if (typeof value === 'number') patch[key] = value;
-    }
+    const { bulkJobId: id, status, completedImages, failedImages, totalImages } = event.data;
+    const patch: Partial<BulkJob> = { status, completedImages, failedImages, totalImages };
     queryClient.setQueryData<BulkJobDetail>(generationQueryKeys.bulkJob(id), (data) =>
       data ? { ...data, bulkJob: { ...data.bulkJob, ...patch } } : data,
     );

@@ -121,9 +121,7 @@ export function registerStudioEventHandlers(): () => void {
   });
 
   const unregisterModels = registerEventHandler(events.modelUpdated, (event, queryClient) => {
-    const modelId = typeof event.data.modelId === 'string' ? event.data.modelId : null;
-    const status = typeof event.data.status === 'string' ? event.data.status : null;
-    const progress = typeof event.data.progress === 'number' ? event.data.progress : null;
+    const { modelId, status, progress } = event.data;
     const cached = queryClient.getQueryData<UserModelsResponse>(studioQueryKeys.models);
     const before = cached?.models.find((model) => model.id === modelId);
 
