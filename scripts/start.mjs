@@ -1,9 +1,13 @@
-// `npm start`: build the web app if it is missing or older than its sources, then run the
-// server in this same process (tsx compiles the TypeScript on the fly).
+// `npm start`: build the web app and the server (decision 029) where either is missing or older
+// than its sources, then run the compiled server, dist/server/main.mjs, in this same process.
+// `--build-only` stops after the builds: `npm start` runs it, then starts `node
+// dist/server/main.mjs` itself, so the process list names the bundle and MALLOC_ARENA_MAX
+// applies from the process's start.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildServer, serverBuildIsStale } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -47,6 +51,9 @@ if (stale) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const { register } = await import('tsx/esm/api');
-register();
-await import('../src/server/main.ts');
+if (serverBuildIsStale()) {
+  console.log('Building the server…');
+  await buildServer();
+}
+
+if (!process.argv.includes('--build-only')) await import('../dist/server/main.mjs');

@@ -1,8 +1,8 @@
 // Operator commands for credits, through the same ledger as the app (one row per change, never
 // below zero):
 //
-//   npx tsx src/server/cli/credits.ts adjust <email> <delta> <note...>   e.g. adjust a@b.co 50 "goodwill"
-//   npx tsx src/server/cli/credits.ts show <email>                       balance and last 20 changes
+//   npm run credits -- adjust <email> <delta> <note...>   e.g. adjust a@b.co 50 "goodwill"
+//   npm run credits -- show <email>                       balance and last 20 changes
 //
 // With DATABASE_URL set, a running app's open pages hear of the change (subscription.updated).
 import { randomUUID } from 'node:crypto';
@@ -12,7 +12,8 @@ import { findSubscription, findUserIdByEmail } from '../features/billing/reposit
 import { AppError } from '../http/app-error.ts';
 import { CliError, openCliContext, runCli } from './cli-context.ts';
 
-const usage = 'usage: credits.ts adjust <email> <delta> <note...>\n       credits.ts show <email>';
+const usage =
+  'usage: npm run credits -- adjust <email> <delta> <note...>\n       npm run credits -- show <email>';
 
 await runCli(async () => {
   const [command, email, ...rest] = process.argv.slice(2);
