@@ -99,8 +99,11 @@ describe.skipIf(!usesPostgres)('web and worker as separate processes on one Post
     streams.push(aliceStream, bobStream);
     await Promise.all([aliceStream.ready, bobStream.ready]);
 
-    const forAlice = { type: 'generation.updated', data: { id: 'g-1', status: 'complete' } };
-    const forBob = { type: 'marker', data: { for: 'bob' } };
+    const forAlice = {
+      type: 'generation.updated',
+      data: { generationId: 'g-1', status: 'complete', bulkJobId: null },
+    } as const;
+    const forBob = { type: 'photo.updated', data: { photoId: 'bob', status: 'passed' } } as const;
     const publisher = spawnNode(
       'publisher',
       'tests/helpers/publish-event.ts',
