@@ -9,7 +9,6 @@
 // When it is absent the script says how to fetch it and exits 0 (see bench/README.md).
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -24,7 +23,7 @@ import {
   type RgbImage,
 } from '../src/server/images/identity.ts';
 import { getTf, packageDir, serialised } from '../src/server/images/tf.ts';
-import { writeResults } from './support/results.ts';
+import { machine, writeResults } from './support/results.ts';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const londonDir = path.join(repo, '.tmp/london');
@@ -388,15 +387,11 @@ function londonScoresFor(row: Row): string {
 }
 
 const percent = (value: number) => `${(value * 100).toFixed(2)}%`;
-const cpus = os.cpus();
 const londonPeople = new Set(
   photos.filter((p) => p.person.startsWith('london ')).map((p) => p.person),
 );
 const meta = {
-  date: new Date().toISOString(),
-  node: process.version,
-  cpus: `${os.availableParallelism()} × ${cpus[0]?.model.trim() ?? 'unknown'}`,
-  'load average at the end (1 min)': os.loadavg()[0]!.toFixed(2),
+  ...machine(),
   data: `Face Research Lab London Set (CC BY 4.0, DeBruine & Jones 2017): ${londonPeople.size} people, ${photos.filter((p) => p.person.startsWith('london ')).length} faces; photos without a face: ${missed.length === 0 ? 'none' : missed.join(', ')}`,
   method: `faces found and landmarked by analyzePhoto (detection at ${detectionMaxSide} px), each crop aligned on eyes, nose and mouth (a similarity transform onto the ArcFace template), cosine similarity (faceSimilarity); genuine pairs: neutral × smiling of one person; impostor pairs: every two photos of different people`,
   'in use': `${identityModel.name}, same person at ${threshold} (src/common/product.ts): London false accepts ${percent(inUse.falseAcceptAtProductThreshold)}, false rejects ${percent(inUse.falseRejectAtProductThreshold)}; ${london}`,

@@ -20,7 +20,6 @@
 // otherwise.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +39,7 @@ import {
   sameShotCopies,
   varietyRules,
 } from '../src/server/images/photo-checks.ts';
-import { writeResults } from './support/results.ts';
+import { machine, writeResults } from './support/results.ts';
 
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const configurations = (process.env.BENCH_THREADS ?? '0,1,2')
@@ -224,12 +223,8 @@ if (childAt >= 0) {
   const floor = results.find((result) => result.threads === 0) ?? results[0]!;
   const label = (threads: number) =>
     threads === 0 ? 'on the event loop (0 threads, before)' : `${threads} worker thread(s)`;
-  const cpus = os.cpus();
   const meta = {
-    date: new Date().toISOString(),
-    node: process.version,
-    cpus: `${os.availableParallelism()} × ${cpus[0]?.model.trim() ?? 'unknown'}`,
-    'load average at the end (1 min)': os.loadavg()[0]!.toFixed(2),
+    ...machine(),
     photos: `${photoFiles.length}: quality/large-12mp.jpg (4000x3000) and person A's a-01..a-11 (810-1000 px wide), as stored`,
     method: `per photo the upload's NSFW check and the validation job's analysis (analyzePhoto, judgePhoto, the small-face search when no face is found, the variety score against every photo finished before), through src/server/images/analysis.ts; one photo at a time per thread (one at a time with none); models warmed up first; ${rounds} round(s) per configuration, each configuration in a child process of its own; lag from perf_hooks.monitorEventLoopDelay at ${resolutionMs} ms resolution over every round (its tick period subtracted), time = the median round`,
     'idle lag (no work, 0.5 s)': `p99 ${floor.idleLag.p99Ms} ms, max ${floor.idleLag.maxMs} ms`,

@@ -13,7 +13,6 @@
 // once (by content); then every picture of the default content pack (assets/content/default).
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
@@ -28,7 +27,7 @@ import {
   nsfwScores,
   warmUp,
 } from '../src/server/images/nsfw.ts';
-import { writeResults } from './support/results.ts';
+import { machine, writeResults } from './support/results.ts';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
@@ -174,12 +173,8 @@ const highest = (result: ModelResult, score: (scores: NsfwScores) => number) => 
   return `${percent(score(result.scores[index]!))} (${pictures[index]!.name})`;
 };
 
-const cpus = os.cpus();
 const meta = {
-  date: new Date().toISOString(),
-  node: process.version,
-  cpus: `${os.availableParallelism()} × ${cpus[0]?.model.trim() ?? 'unknown'}`,
-  'load average at the end (1 min)': os.loadavg()[0]!.toFixed(2),
+  ...machine(),
   pictures: `${pictures.length}: ${groups.map((group) => `${group} ${pictures.filter((p) => p.group === group).length}`).join(', ')}`,
   'fixture folder': existsSync(fixturesDir)
     ? path.relative(repo, fixturesDir)

@@ -25,7 +25,7 @@ import {
   upscaleToHd,
   type UpscaleModelName,
 } from '../src/server/images/upscale.ts';
-import { writeResults } from './support/results.ts';
+import { machine, writeResults } from './support/results.ts';
 
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const repo = fileURLToPath(new URL('../', import.meta.url));
@@ -146,12 +146,8 @@ const rows: Row[] = [lanczos, ...modelRows].map((row) => ({
 const chosen = rows.find((row) => row.name.includes(defaultUpscaleModel))!;
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 
-const cpus = os.cpus();
 const meta = {
-  date: new Date().toISOString(),
-  node: process.version,
-  cpus: `${os.availableParallelism()} × ${cpus[0]?.model.trim() ?? 'unknown'}`,
-  'load average at the end (1 min)': os.loadavg()[0]!.toFixed(2),
+  ...machine(),
   picture: `assets/seed/person-a/a-01.jpg at ${width}x${height}, upscaled ${upscaleFactor}x to ${width * upscaleFactor}x${height * upscaleFactor}`,
   method: `one picture at a time, median of ${rounds} after a first (cold) one; tiles of up to ${tileSidePx} px with the model's context around them on ${os.availableParallelism()} worker threads (tfjs WASM, one thread each); peak RSS is this process's VmHWM (main thread, pool, sharp), reset before each row`,
   [`time target (≤ ${targetMs / 1000} s, ${defaultUpscaleModel})`]: verdict(

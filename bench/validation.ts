@@ -9,14 +9,13 @@
 // memory to 3000x4000 (JPEG q90), so every one is about 12 MP. Every photo must pass
 // judgePhoto; the script exits non-zero otherwise.
 import { readFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { photos as photoRules } from '../src/common/product.ts';
 import { analyzePhoto, detectionMaxSide, warmUp } from '../src/server/images/faces.ts';
 import { judgePhoto } from '../src/server/images/photo-checks.ts';
-import { writeResults } from './support/results.ts';
+import { machine, writeResults } from './support/results.ts';
 
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const repo = fileURLToPath(new URL('../', import.meta.url));
@@ -104,12 +103,8 @@ const rows: Row[] = [decode, validate].map((row) => ({
   ratioToDecode: row.totalMs / decode.totalMs,
 }));
 
-const cpus = os.cpus();
 const meta = {
-  date: new Date().toISOString(),
-  node: process.version,
-  cpus: `${os.availableParallelism()} × ${cpus[0]?.model.trim() ?? 'unknown'}`,
-  'load average at the end (1 min)': os.loadavg()[0]!.toFixed(2),
+  ...machine(),
   photos: `${photos.length}: large-12mp.jpg (4000x3000) and 11 of person A's photos upscaled to 3000x4000, JPEG q90`,
   method: `each photo one after another, best of ${rounds} rounds; detection at ${detectionMaxSide} px longest side, @vladmandic/human on the tfjs WASM backend`,
   'first load of the face models (warmUp)': `${warmUpMs} ms`,

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,4 +21,14 @@ export function writeResults(name: string, markdown: string, json?: unknown): vo
   console.log(
     `written to ${path.relative(process.cwd(), resultsDir)}/${name}.${json === undefined ? 'md' : '{md,json}'}`,
   );
+}
+
+/** The run's machine, for a results header: when, which Node, which CPUs and how busy they were. */
+export function machine() {
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    cpus: `${os.availableParallelism()} × ${os.cpus()[0]?.model.trim() ?? 'unknown'}`,
+    'load average at the end (1 min)': os.loadavg()[0]!.toFixed(2),
+  };
 }
