@@ -191,7 +191,15 @@ describe.skipIf(!usesPostgres)('web and worker as separate processes on one Post
       expect(response.status).toBe(200);
       return response.text();
     };
-    const fromWorker = await scrape(worker);
+    // The row turns failed inside the job; the job is counted once its handler returns.
+    const fromWorker = await until(
+      'the worker to count the try-on job',
+      async () => {
+        const text = await scrape(worker);
+        return /likeness_jobs_total\{queue="tryon\.run"/.test(text) ? text : undefined;
+      },
+      10_000,
+    );
     // The reset email of the test before, and the try-on: each counted where it ran.
     expect(fromWorker).toMatch(
       /likeness_jobs_total\{queue="email\.send",outcome="completed"\} 1\n/,
