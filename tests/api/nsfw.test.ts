@@ -15,6 +15,7 @@ import {
   changes,
   generationDone,
   multipartBody,
+  settle,
   snapshot,
   storedFiles,
   trainedUser,
@@ -56,6 +57,8 @@ beforeAll(async () => {
   try {
     ({ user, model } = await trainedUser(lenient, apiCaller(lenient)));
     ({ presetId } = await addPreset(lenient));
+    // The privacy clean-up after training runs now, not in the middle of a test below.
+    await settle(lenient);
   } finally {
     await lenient.stop();
   }

@@ -13,6 +13,7 @@ import {
   warmUpAnalysis,
   type PhotoAnalysis,
 } from './analysis.ts';
+import { metrics } from '../observability/metrics.ts';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const read = (file: string) => readFileSync(path.join(repo, file));
@@ -88,6 +89,36 @@ describe('the image analysis on a worker thread', () => {
     // posting of its bytes. The bound leaves room for a loaded machine (as upscale.test.ts).
     expect(maxLagMs).toBeLessThan(500);
   });
+});
+
+describe('photos analysed before', () => {
+  const counted = async (task: string, outcome: string) =>
+    (await metrics.analysisMemo.get()).values.find(
+      (value) => value.labels.task === task && value.labels.outcome === outcome,
+    )?.value ?? 0;
+
+  it('are answered from memory, the same answer, a copy for each caller', async () => {
+    const use = openAnalysis({ threads: 1 });
+    try {
+      const first = await analyzePhoto(pair);
+      const [hits, misses] = [
+        await counted('analyzePhoto', 'hit'),
+        await counted('analyzePhoto', 'miss'),
+      ];
+      first.faces.pop();
+      // The same bytes in another Buffer: remembered by content, not by object.
+      const again = await analyzePhoto(Buffer.from(pair));
+      expect(await counted('analyzePhoto', 'hit')).toBe(hits + 1);
+      expect(await counted('analyzePhoto', 'miss')).toBe(misses);
+      expect(again).toEqual(threaded.analyses[2]);
+      expect(Buffer.isBuffer(again.faces[0]!.variety)).toBe(true);
+      // Other bytes are analysed.
+      await analyzePhoto(noFace);
+      expect(await counted('analyzePhoto', 'miss')).toBe(misses + 1);
+    } finally {
+      await use.close();
+    }
+  }, 60_000);
 });
 
 describe('errors and cancellation', () => {

@@ -34,6 +34,12 @@ export function createMetrics() {
     buckets: secondsBuckets,
     registers: [registry],
   });
+  const analysisMemo = new Counter({
+    name: 'likeness_image_analysis_total',
+    help: 'Photo analyses by task, computed (miss) or answered from the ones of the same bytes (hit)',
+    labelNames: ['task', 'outcome'] as const,
+    registers: [registry],
+  });
   const engineErrors = new Counter({
     name: 'likeness_engine_errors_total',
     help: 'Errors from image engines, by engine, operation and kind (transient, final)',
@@ -70,6 +76,7 @@ export function createMetrics() {
     jobsTotal,
     jobDuration,
     engineErrors,
+    analysisMemo,
     /** The text format's content type, for the scrape answer. */
     contentType: registry.contentType,
 
