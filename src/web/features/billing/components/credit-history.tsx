@@ -9,6 +9,7 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { formatRelativeOrDate } from '../../../lib/dates.ts';
 import { ledgerQueryOptions } from '../billing-api.ts';
+import { loadMore } from '../../../lib/load-more.ts';
 
 const text = messages.credits;
 
@@ -117,7 +118,7 @@ export function CreditHistory() {
               <Button
                 variant="outline"
                 loading={query.isFetchingNextPage}
-                onClick={() => void query.fetchNextPage()}
+                onClick={() => void loadMore(query)}
               >
                 {query.isFetchingNextPage ? text.loadingMore : text.loadMore}
               </Button>

@@ -20,6 +20,7 @@ import {
 } from './generation-card.tsx';
 import { GenerationModal } from './generation-modal.tsx';
 import { SelectionBar } from './selection-bar.tsx';
+import { loadMore } from '../../../lib/load-more.ts';
 
 const text = messages.generation.history;
 
@@ -186,7 +187,7 @@ function GeneratedLists({ emptyAction }: { emptyAction?: ReactNode }) {
                 variant="outline"
                 className="self-center"
                 loading={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
+                onClick={() => void loadMore(list)}
               >
                 {text.loadMore}
               </Button>

@@ -12,6 +12,7 @@ import { Spinner } from '../../../components/ui/spinner.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { downloadImage, tryOnsQueryOptions } from '../tryon-api.ts';
 import { hasProcessing, resultDate, statusBadge } from '../tryon-rules.ts';
+import { loadMore } from '../../../lib/load-more.ts';
 
 const text = messages.tryon;
 /** A missed event must not leave a result spinning forever: a slow poll while one is running. */
@@ -72,7 +73,7 @@ export function TryOnResults() {
               variant="outline"
               className="self-center"
               loading={query.isFetchingNextPage}
-              onClick={() => void query.fetchNextPage()}
+              onClick={() => void loadMore(query)}
             >
               {text.loadMore}
             </Button>
