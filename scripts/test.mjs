@@ -2,7 +2,12 @@
 // TEST_DATABASE_URL is set, the browser tests in Chromium, then (with Postgres) every benchmark
 // once with small counts (figures to .tmp, not bench/results). Every stage runs; the exit code
 // and the closing "N passed, N failed" line cover them all.
-import { spawn, spawnSync } from 'node:child_process';
+//
+// The stages run in lanes side by side (see `lanes`): alone, none keeps both cores busy (the
+// vitest stages wait on job polls and provider fakes, the browser stage on the browser), so
+// together they take about the time of the longest lane instead of the sum. Each stage's output
+// is kept and printed whole when it ends, so the log reads stage by stage.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 
@@ -14,11 +19,23 @@ const failedTests = [];
 const firstLine = (text = '') => stripVTControlCharacters(text).split('\n')[0].slice(0, 200);
 mkdirSync('.tmp', { recursive: true });
 
-function run(name, command, args, env = {}) {
-  console.log(`\n━━ ${name} ━━`);
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  if (result.status !== 0) failures.push(name);
-  return result.status === 0;
+/**
+ * Runs a command with its output kept in `log` (a stage's); answers its exit status, or reports
+ * `failure` under `name` when it fails.
+ */
+function run(log, name, command, args, env = {}) {
+  log.push(`\n━━ ${name} ━━\n`);
+  const child = spawn(command, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
+  for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => log.push(chunk));
+  return new Promise((resolve) =>
+    child.on('close', (status) => {
+      if (status !== 0) failures.push(name);
+      resolve(status ?? 1);
+    }),
+  );
 }
 
 function countVitest(file, stage) {
@@ -80,18 +97,17 @@ const databaseFreeTests = [
 ];
 const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
 
-if (wants('check')) run('checks (types, lint, format)', 'npm', ['run', '--silent', 'check']);
-
 /**
- * One vitest run, its output shown and kept: when the run fails with no failed test (an
+ * One vitest run, its output kept in the stage's log: when the run fails with no failed test (an
  * unhandled error after a test, a crashed worker), the reason is repeated at the end.
  */
-async function runVitest(stage, label, env, extraArgs = []) {
-  console.log(`\n━━ ${label} ━━`);
+async function runVitest(log, stage, label, env, extraArgs = []) {
   const report = `.tmp/vitest-${stage.toLowerCase()}.json`;
   rmSync(report, { force: true });
-  const output = [];
-  const child = spawn(
+  const from = log.length;
+  const status = await run(
+    log,
+    label,
     'npx',
     [
       'vitest',
@@ -101,22 +117,17 @@ async function runVitest(stage, label, env, extraArgs = []) {
       `--outputFile.json=${report}`,
       ...extraArgs,
     ],
-    { stdio: ['inherit', 'pipe', 'pipe'], env },
+    env,
   );
-  for (const [from, to] of [
-    [child.stdout, process.stdout],
-    [child.stderr, process.stderr],
-  ])
-    from.on('data', (chunk) => {
-      to.write(chunk);
-      output.push(chunk);
-    });
-  const status = await new Promise((resolve) => child.on('close', resolve));
   if (status === 0) return countVitest(report, stage);
-  failures.push(label);
   const known = failedTests.length;
   countVitest(report, stage);
-  const text = stripVTControlCharacters(Buffer.concat(output).toString());
+  const text = stripVTControlCharacters(
+    log
+      .slice(from)
+      .map((chunk) => chunk.toString())
+      .join(''),
+  );
   const unhandled = text.indexOf('Unhandled Error');
   if (unhandled < 0 && failedTests.length > known) return;
   const excerpt = (unhandled >= 0 ? text.slice(unhandled) : text.slice(-4000)).split('\n');
@@ -128,58 +139,115 @@ async function runVitest(stage, label, env, extraArgs = []) {
   );
 }
 
-if (wants('api')) {
+const stages = {
+  check: (log) => run(log, 'checks (types, lint, format)', 'npm', ['run', '--silent', 'check']),
+
   // The embedded database is tested here, so this stage's environment has no TEST_DATABASE_URL.
-  await runVitest('PGlite', 'unit and API tests on PGlite', withoutPostgres);
-}
+  api: (log) => runVitest(log, 'PGlite', 'unit and API tests on PGlite', withoutPostgres),
 
-if (wants('postgres') && TEST_DATABASE_URL) {
-  await runVitest(
-    'Postgres',
-    'API tests on Postgres',
-    { ...process.env, TEST_DATABASE_URL },
-    databaseFreeTests.map((glob) => `--exclude=${glob}`),
-  );
-} else if (wants('postgres')) {
-  console.log('\n(TEST_DATABASE_URL is not set: the Postgres run of the API tests is skipped)');
-}
+  postgres: async (log) => {
+    if (!TEST_DATABASE_URL)
+      return log.push(
+        '\n(TEST_DATABASE_URL is not set: the Postgres run of the API tests is skipped)\n',
+      );
+    await runVitest(
+      log,
+      'Postgres',
+      'API tests on Postgres',
+      { ...process.env, TEST_DATABASE_URL },
+      databaseFreeTests.map((glob) => `--exclude=${glob}`),
+    );
+  },
 
-if (wants('e2e')) {
-  if (run('web build', 'npx', ['vite', 'build', '--logLevel', 'warn'])) {
+  e2e: async (log) => {
     rmSync('.tmp/playwright-results.json', { force: true });
-    run('browser tests (Chromium)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: '.tmp/playwright-results.json',
-    });
+    await run(
+      log,
+      'browser tests (Chromium)',
+      'npx',
+      ['playwright', 'test', '--reporter=list,json'],
+      {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: '.tmp/playwright-results.json',
+      },
+    );
     countPlaywright('.tmp/playwright-results.json');
-  }
+  },
+
+  bench: async (log) => {
+    if (!TEST_DATABASE_URL)
+      return log.push("\n(TEST_DATABASE_URL is not set: the benchmarks' smoke run is skipped)\n");
+    // Every benchmark once with small counts, on the Postgres server the figures are taken on, so
+    // a change that breaks one is caught here and not on the day figures are wanted. The figures
+    // go to .tmp, never over bench/results.
+    const smoke = {
+      BENCH_RESULTS_DIR: '.tmp/bench-smoke',
+      BENCH_DATABASE_URL: TEST_DATABASE_URL,
+      BENCH_SECONDS: '1',
+      BENCH_CONNECTIONS: '4',
+      BENCH_BULK: '20',
+      BENCH_SINGLES: '2',
+      BENCH_WINDOW_SECONDS: '1',
+      BENCH_BULKS: '2',
+      BENCH_EVENTS: '5',
+      BENCH_ROUNDS: '1',
+      LANDING_RUNS: '1',
+      // The product's NSFW model only: the others are compared in the full benchmark (InceptionV3
+      // alone took minutes of the smoke run).
+      BENCH_NSFW_MODELS: 'MobileNetV2Mid',
+    };
+    for (const name of readdirSync('bench').filter((file) => file.endsWith('.ts'))) {
+      const status = await run(
+        log,
+        `benchmark smoke run: ${name}`,
+        'node',
+        ['scripts/bench.mjs', name],
+        smoke,
+      );
+      if (status === 0) totals.passed += 1;
+      else {
+        totals.failed += 1;
+        failedTests.push(`bench: bench/${name} failed in its smoke run (small counts)`);
+      }
+    }
+  },
+};
+
+/**
+ * Lanes run side by side, the stages of a lane one after the other. Measured on two cores (CI
+ * notes, decision 032): the PGlite and Postgres stages each keep 1.5 cores busy, the browser
+ * stage less than one; the benchmarks measure, so they run last, alone.
+ */
+const lanes = [['check', 'api'], ['postgres'], ['e2e']];
+const afterLanes = ['bench'];
+
+/** Runs a stage with its output kept, then prints it whole with the time it took. */
+async function runStage(name) {
+  const log = [];
+  const started = performance.now();
+  console.log(`started: ${name}`);
+  await stages[name](log);
+  const minutes = ((performance.now() - started) / 60_000).toFixed(1);
+  process.stdout.write(Buffer.concat(log.map((chunk) => Buffer.from(chunk))));
+  console.log(`\n(${name}: ${minutes} min)`);
 }
 
-if (wants('bench') && TEST_DATABASE_URL) {
-  // Every benchmark once with small counts, on the Postgres server the figures are taken on, so
-  // a change that breaks one is caught here and not on the day figures are wanted. The figures
-  // go to .tmp, never over bench/results.
-  const smoke = {
-    BENCH_RESULTS_DIR: '.tmp/bench-smoke',
-    BENCH_DATABASE_URL: TEST_DATABASE_URL,
-    BENCH_SECONDS: '1',
-    BENCH_BULKS: '2',
-    BENCH_EVENTS: '5',
-    BENCH_ROUNDS: '1',
-    LANDING_RUNS: '1',
-    // The product's NSFW model only: the others are compared in the full benchmark (InceptionV3
-    // alone took minutes of the smoke run).
-    BENCH_NSFW_MODELS: 'MobileNetV2Mid',
-  };
-  for (const name of readdirSync('bench').filter((file) => file.endsWith('.ts'))) {
-    const ran = run(`benchmark smoke run: ${name}`, 'node', ['scripts/bench.mjs', name], smoke);
-    if (ran) totals.passed += 1;
-    else {
-      totals.failed += 1;
-      failedTests.push(`bench: bench/${name} failed in its smoke run (small counts)`);
-    }
-  }
-} else if (wants('bench')) {
-  console.log("\n(TEST_DATABASE_URL is not set: the benchmarks' smoke run is skipped)");
+// The builds first, once (and only if stale), so no stage sees dist/ half written: the browser
+// stage serves it, and the API tests' app serves the web build when there is one.
+const build = [];
+if (
+  (await run(build, 'builds (web app, server) where stale', 'node', [
+    'scripts/start.mjs',
+    '--build-only',
+  ])) !== 0
+)
+  process.stdout.write(Buffer.concat(build.map((chunk) => Buffer.from(chunk))));
+else {
+  await Promise.all(
+    lanes.map(async (lane) => {
+      for (const name of lane.filter(wants)) await runStage(name);
+    }),
+  );
+  for (const name of afterLanes.filter(wants)) await runStage(name);
 }
 
 if (failedTests.length)
