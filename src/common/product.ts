@@ -475,6 +475,17 @@ export const identity = {
    * genuine pairs' median (the same person, another expression).
    */
   likeness: { strangerSimilarity: 0.09, samePersonSimilarity: 0.83 },
+  /**
+   * A face whose colour spread at equal lightness (`chromaSpread` in
+   * src/server/images/colourfulness.ts, on the descriptor's crop) is below this has no colour of
+   * its own: black and white, sepia, a duotone, a pencil sketch. Its likeness is measured in grey
+   * (decision 033). Measured: the photos (person A, person B, assets/people; 40) 3.29-16.06 and
+   * the same greyed 0.00; the default pack's pictures 2.26-16.68 in colour (156; the lowest a
+   * pale Runway Flash) and 0.01-1.00 in its black-and-white and sepia presets (12); the offline
+   * studio's treatments of 14 of those photos 2.59 and up in colour, 0.60-1.39 in sepia, duotone
+   * and sketch. The threshold sits between 1.39 and 2.26.
+   */
+  colourlessMaxChromaSpread: 1.8,
 } as const;
 
 /** A face similarity as the likeness percentage shown to users (0-100), see `identity.likeness`. */

@@ -1,4 +1,9 @@
-import { analyzePhoto, findSmallFaces, warmUp as warmUpFaces } from './faces.ts';
+import {
+  analyzePhoto,
+  findSmallFaces,
+  warmUp as warmUpFaces,
+  type FaceAnalysisOptions,
+} from './faces.ts';
 import { nsfwScores, warmUp as warmUpNsfw } from './nsfw.ts';
 import { varietyScore } from './variety.ts';
 
@@ -30,7 +35,8 @@ export function asBuffer(bytes: Uint8Array): Buffer {
 }
 
 export const analysisTasks = {
-  analyzePhoto: (bytes: Uint8Array) => analyzePhoto(asBuffer(bytes)),
+  analyzePhoto: (bytes: Uint8Array, options?: FaceAnalysisOptions) =>
+    analyzePhoto(asBuffer(bytes), options),
   findSmallFaces: (bytes: Uint8Array) => findSmallFaces(asBuffer(bytes)),
   nsfwScores: (image: Uint8Array | RgbPixels) =>
     nsfwScores(

@@ -112,9 +112,12 @@ describe('photos analysed before', () => {
       expect(await counted('analyzePhoto', 'miss')).toBe(misses);
       expect(again).toEqual(threaded.analyses[2]);
       expect(Buffer.isBuffer(again.faces[0]!.variety)).toBe(true);
-      // Other bytes are analysed.
+      // Other bytes are analysed, and so are the same bytes asked about in grey.
       await analyzePhoto(noFace);
       expect(await counted('analyzePhoto', 'miss')).toBe(misses + 1);
+      const inGrey = await analyzePhoto(pair, { grey: true });
+      expect(await counted('analyzePhoto', 'miss')).toBe(misses + 2);
+      expect(inGrey.faces.every((face) => face.grey !== undefined)).toBe(true);
     } finally {
       await use.close();
     }

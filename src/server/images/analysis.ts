@@ -9,7 +9,7 @@ import {
   type ThreadError,
   type WarmUpModels,
 } from './analysis-tasks.ts';
-import type { FaceBox, PhotoAnalysis } from './faces.ts';
+import type { FaceAnalysisOptions, FaceBox, PhotoAnalysis } from './faces.ts';
 import { isFlagged, type NsfwScores, type NsfwVerdict } from './nsfw.ts';
 import { metrics } from '../observability/metrics.ts';
 import { smallPoolSize, ThreadPool } from './thread-pool.ts';
@@ -24,8 +24,15 @@ import { smallPoolSize, ThreadPool } from './thread-pool.ts';
  * (the floor bench/event-loop.ts compares against).
  */
 
-export type { DetectedFace, FaceBox, FaceLandmarks, PhotoAnalysis } from './faces.ts';
-export { faceSimilarity } from './faces.ts';
+export type {
+  DetectedFace,
+  FaceAnalysisOptions,
+  FaceBox,
+  FaceLandmarks,
+  FaceProfile,
+  PhotoAnalysis,
+} from './faces.ts';
+export { faceSimilarity, meanDescriptor, profileSimilarity } from './faces.ts';
 export type { NsfwScores, NsfwVerdict } from './nsfw.ts';
 
 const workerEntry = new URL('./analysis-worker-entry.mjs', import.meta.url);
@@ -88,9 +95,9 @@ export interface AnalysisOptions {
 }
 
 /**
- * The answers for photos analysed lately, by task and SHA-256 of the bytes: the analysis is a
- * pure function of them, and the same photo comes back (an upload retried, a photo deleted and
- * added again, the same photos in a second model, a training reading its validated photos).
+ * The answers for photos analysed lately, by task, options and SHA-256 of the bytes: the analysis
+ * is a pure function of them, and the same photo comes back (an upload retried, a photo deleted
+ * and added again, the same photos in a second model, a training reading its validated photos).
  * Hashing 4 MB takes about 10 ms; analysing it, 150 to 250 ms. Only settled answers are kept, so
  * one caller's abandoned analysis never fails another's; each caller gets its own copy.
  */
@@ -104,9 +111,10 @@ async function call<K extends AnalysisTaskName>(
   options: AnalysisOptions = {},
 ): Promise<Awaited<ReturnType<AnalysisTasks[K]>>> {
   options.signal?.throwIfAborted();
-  const [input] = args;
+  const [input, ...rest] = args;
   if (!rememberedTasks.has(task) || !Buffer.isBuffer(input)) return compute(task, args, options);
-  const key = `${task}:${createHash('sha256').update(input).digest('base64')}`;
+  const digest = createHash('sha256').update(input).digest('base64');
+  const key = `${task}:${JSON.stringify(rest)}:${digest}`;
   if (remembered.has(key)) {
     const answer = remembered.get(key);
     // Most recently used last: the first key is the one to forget.
@@ -152,12 +160,16 @@ function threadError({ name, message, stack }: ThreadError): Error {
   return error;
 }
 
-/** `faces.ts`'s `analyzePhoto` on an analysis thread. */
+/** `faces.ts`'s `analyzePhoto` on an analysis thread (`{ grey: true }` as there). */
 export async function analyzePhoto(
   input: Buffer,
-  options: AnalysisOptions = {},
+  options: AnalysisOptions & FaceAnalysisOptions = {},
 ): Promise<PhotoAnalysis> {
-  const analysis = await call('analyzePhoto', [input], options);
+  const analysis = await call(
+    'analyzePhoto',
+    options.grey ? [input, { grey: true }] : [input],
+    options,
+  );
   // Cloned across threads, a Buffer arrives as a Uint8Array.
   for (const face of analysis.faces) if (face.variety) face.variety = asBuffer(face.variety);
   return analysis;

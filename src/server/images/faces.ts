@@ -3,7 +3,14 @@ import path from 'node:path';
 import type { Config, FaceResult, Human, Point } from '@vladmandic/human';
 import sharp from 'sharp';
 import { photos } from '../../common/product.ts';
-import { alignedFace, describeAlignedFace, identityModel } from './identity.ts';
+import { chromaSpread, isColourless } from './colourfulness.ts';
+import {
+  alignedFace,
+  describeAlignedFace,
+  greyIdentityModel,
+  identityModel,
+  type IdentityModel,
+} from './identity.ts';
 import { getTf, serialised, wasmDir, withoutWasmHandlers } from './tf.ts';
 import { varietyPatchOf } from './variety.ts';
 
@@ -54,6 +61,23 @@ export interface DetectedFace {
    * against the draft's other photos (`variety.ts`); null without landmarks.
    */
   variety: Buffer | null;
+  /**
+   * With `{ grey: true }` and landmarks: the face seen without its colour, for pictures that have
+   * none (see `profileSimilarity`).
+   */
+  grey?: GreyFace;
+}
+
+export interface GreyFace {
+  /** The descriptor of the face's luminance (`greyIdentityModel`): compare with a grey profile. */
+  embedding: number[];
+  /** The colour spread of the descriptor's crop (`chromaSpread`): low when it has no colour. */
+  chromaSpread: number;
+}
+
+export interface FaceAnalysisOptions {
+  /** Also describe each face from its luminance (`DetectedFace.grey`): one more model run each. */
+  grey?: boolean;
 }
 
 export interface PhotoAnalysis {
@@ -183,19 +207,36 @@ function blankFacePoints(side: number): FaceLandmarks {
 }
 
 /** The face's descriptor on its aligned crop (points in pixels of `image`). */
-function describe(image: RawImage, points: FaceLandmarks): Promise<number[]> {
-  return serialised(() =>
-    describeAlignedFace(identityModel, alignedFace(image, points, identityModel)),
-  );
+function describe(
+  image: RawImage,
+  points: FaceLandmarks,
+  model: IdentityModel = identityModel,
+): Promise<number[]> {
+  return serialised(() => describeAlignedFace(model, alignedFace(image, points, model)));
+}
+
+/** The face without its colour: its grey descriptor and how much colour its crop has. */
+async function describeGrey(image: RawImage, points: FaceLandmarks): Promise<GreyFace> {
+  // The crop the descriptor sees, in plain 0..255 pixels.
+  const { inputSize, framing } = identityModel;
+  const crop = alignedFace(image, points, { inputSize, framing, scale: 1, offset: 0 });
+  return {
+    embedding: await describe(image, points, greyIdentityModel),
+    chromaSpread: chromaSpread(crop, inputSize),
+  };
 }
 
 /**
  * Finds the faces of a photo. `input` is an encoded JPEG, PNG or WebP; it is decoded upright
  * (EXIF orientation applied) under the product's pixel limit, scaled down so its longest side
  * is at most `detectionMaxSide` for the detector, and every figure is given back in full-size
- * pixels. Throws when the bytes cannot be decoded.
+ * pixels. Throws when the bytes cannot be decoded. `{ grey: true }` adds each face's grey
+ * descriptor (`DetectedFace.grey`).
  */
-export async function analyzePhoto(input: Buffer): Promise<PhotoAnalysis> {
+export async function analyzePhoto(
+  input: Buffer,
+  options: FaceAnalysisOptions = {},
+): Promise<PhotoAnalysis> {
   const { data, info, width, height } = await decodeUpright(input, detectionMaxSide);
   if (info.channels !== 3) throw new Error(`Expected 3 colour channels, got ${info.channels}`);
   const image: RawImage = { data, width: info.width, height: info.height };
@@ -236,6 +277,7 @@ export async function analyzePhoto(input: Buffer): Promise<PhotoAnalysis> {
         mouth: point(landmarks.mouth),
       },
       variety: landmarks && (await varietyPatchOf(image, landmarks)),
+      ...(options.grey && landmarks && { grey: await describeGrey(image, landmarks) }),
     });
   }
   return { width, height, faces };
@@ -392,4 +434,41 @@ export function faceSimilarity(a: number[], b: number[]): number {
   }
   if (normA === 0 || normB === 0) return 0;
   return Math.max(0, Math.min(1, dot / Math.sqrt(normA * normB)));
+}
+
+/**
+ * The mean of descriptors, each scaled to unit length first, scaled to unit length: a person's
+ * face over several photos (a model's profile). Null without descriptors.
+ */
+export function meanDescriptor(descriptors: number[][]): number[] | null {
+  const present = descriptors.filter((descriptor) => descriptor.length > 0);
+  if (present.length === 0) return null;
+  const mean = new Array<number>(present[0]!.length).fill(0);
+  for (const descriptor of present) {
+    const norm = Math.hypot(...descriptor) || 1;
+    for (let i = 0; i < mean.length; i++) mean[i]! += (descriptor[i] ?? 0) / norm;
+  }
+  const norm = Math.hypot(...mean) || 1;
+  return mean.map((value) => value / norm);
+}
+
+/** A model's face: the mean descriptor of its photos, and of their luminance when measured. */
+export interface FaceProfile {
+  embedding: number[];
+  greyEmbedding: number[] | null;
+}
+
+/**
+ * How alike a face is to a model's profile (`faceSimilarity`). A face without colour of its own
+ * (`isColourless`: black and white, sepia, a duotone) is compared in grey when it was described
+ * in grey and the profile has a grey descriptor: MobileFace reads colour, so in colour a
+ * black-and-white picture loses the likeness the picture itself keeps (decision 033). Null when
+ * the face's colour descriptor comes from another model than the profile's (one made before
+ * decision 022).
+ */
+export function profileSimilarity(face: DetectedFace, profile: FaceProfile): number | null {
+  if (face.grey && profile.greyEmbedding && isColourless(face.grey.chromaSpread))
+    return faceSimilarity(face.grey.embedding, profile.greyEmbedding);
+  if (face.embedding.length !== profile.embedding.length) return null;
+  return faceSimilarity(face.embedding, profile.embedding);
 }

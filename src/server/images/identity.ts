@@ -76,6 +76,17 @@ export const identityModel: IdentityModel = {
 };
 
 /**
+ * MobileFace fed the crop's luminance: the descriptor of a face whatever its colour, for pictures
+ * that have none (black and white, sepia; decision 033). Only for them: it separates people less
+ * well than the colour one (London Set EER 0.81 % against 0.09 %, bench/results/embeddings.md).
+ */
+export const greyIdentityModel: IdentityModel = {
+  ...identityModel,
+  name: 'mobileface, grey',
+  grey: true,
+};
+
+/**
  * The crop a model sees: the image warped (rotation, scale, shift: a similarity transform fitted
  * to the four points by least squares) so the face lands on the template, sampled bilinearly;
  * outside the image is black. Values are the model's input values, RGB interleaved.
