@@ -5,7 +5,7 @@ import { zipSync } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messages } from '../../../common/messages.ts';
-import { analyzePhoto, faceSimilarity } from '../../images/faces.ts';
+import { analyzePhoto, faceSimilarity, profileSimilarity } from '../../images/faces.ts';
 import { faceRules, primaryFace } from '../../images/photo-checks.ts';
 import { LocalStorage } from '../storage/local-storage.ts';
 import { storageKey } from '../storage/storage.ts';
@@ -160,6 +160,21 @@ describe('local training engine', () => {
         faceRules.samePersonMinSimilarity - 0.05,
       );
     }
+  });
+
+  it('holds a grey descriptor that knows the person in a greyed photo, and not person B', async () => {
+    expect(Math.hypot(...profile.greyEmbedding!)).toBeCloseTo(1, 6);
+    const faceProfile = { embedding: profile.embedding, greyEmbedding: profile.greyEmbedding! };
+    const greyedFace = async (bytes: Buffer) =>
+      primaryFace(
+        await analyzePhoto(await sharp(bytes).greyscale().jpeg().toBuffer(), { grey: true }),
+      )!;
+    expect(profileSimilarity(await greyedFace(heldOutA[0]!), faceProfile)).toBeGreaterThan(
+      faceRules.samePersonMinSimilarity + 0.1,
+    );
+    expect(profileSimilarity(await greyedFace(personB[0]!), faceProfile)).toBeLessThan(
+      faceRules.samePersonMinSimilarity - 0.05,
+    );
   });
 
   it('answers status from memory, and fails a reference it does not know', async () => {

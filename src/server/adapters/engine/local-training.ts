@@ -7,6 +7,7 @@ import { photos as photoRules } from '../../../common/product.ts';
 import {
   analyzePhoto,
   faceSimilarity,
+  meanDescriptor,
   type DetectedFace,
   type FaceLandmarks,
 } from '../../images/analysis.ts';
@@ -75,6 +76,11 @@ export const likenessProfileSchema = z.object({
   cutouts: z.array(likenessCutoutSchema).min(1),
   /** The mean of the usable photos' face descriptors, L2-normalised; compare with `faceSimilarity`. */
   embedding: z.array(z.number()),
+  /**
+   * The same of their grey descriptors (`greyIdentityModel`): what black-and-white and toned
+   * pictures are scored against (decision 033). Absent from profiles made before it.
+   */
+  greyEmbedding: z.array(z.number()).optional(),
   photos: z.object({ read: z.number().int(), usable: z.number().int() }),
 });
 
@@ -134,7 +140,7 @@ export function createLocalTrainingEngine({ storage }: { storage: Storage }): Tr
     const candidates: Candidate[] = [];
     for (const [index, entry] of entries.entries()) {
       try {
-        const analysis = await analyzePhoto(Buffer.from(entry.bytes));
+        const analysis = await analyzePhoto(Buffer.from(entry.bytes), { grey: true });
         const face = primaryFace(analysis);
         if (face && judgePhoto(analysis) === null && face.embedding.length > 0) {
           const frontalness = frontalnessOf(face.landmarks);
@@ -166,7 +172,7 @@ export function createLocalTrainingEngine({ storage }: { storage: Storage }): Tr
     await storage.deletePrefix(`${storageKey(...folder)}/`);
     // The best photos, and among them the most typical of the person: a picture made from a
     // photo that looks most like all the others keeps the likeness best.
-    const embedding = meanEmbedding(usable.map((c) => c.face.embedding));
+    const embedding = meanDescriptor(usable.map((c) => c.face.embedding))!;
     const rank = (c: Candidate) => c.quality * faceSimilarity(c.face.embedding, embedding);
     const ranked = [...usable].sort((a, b) => rank(b) - rank(a));
     const cutouts: LikenessCutout[] = [];
@@ -189,12 +195,16 @@ export function createLocalTrainingEngine({ storage }: { storage: Storage }): Tr
       });
     }
     if (cutouts.length === 0) return { status: 'failed', error: messages.training.noUsableFace };
+    const greyEmbedding = meanDescriptor(
+      usable.flatMap((c) => (c.face.grey ? [c.face.grey.embedding] : [])),
+    );
     const profile: LikenessProfile = {
       version: 2,
       modelId: request.modelId,
       createdAt: new Date().toISOString(),
       cutouts,
       embedding,
+      ...(greyEmbedding && { greyEmbedding }),
       photos: { read: entries.length, usable: usable.length },
     };
     const weights = storageKey(...folder, 'profile.json');
@@ -250,16 +260,6 @@ export function frontalnessOf(landmarks: FaceLandmarks | null): number {
   const midY = (leftEye[1] + rightEye[1]) / 2;
   const offset = Math.abs(((nose[0] - midX) * dx + (nose[1] - midY) * dy) / eyeDistance);
   return Math.max(0, Math.min(1, 1 - (2 * offset) / eyeDistance));
-}
-
-function meanEmbedding(embeddings: number[][]): number[] {
-  const mean = new Array<number>(embeddings[0]!.length).fill(0);
-  for (const embedding of embeddings) {
-    const norm = Math.hypot(...embedding) || 1;
-    for (let i = 0; i < mean.length; i++) mean[i]! += embedding[i]! / norm;
-  }
-  const norm = Math.hypot(...mean) || 1;
-  return mean.map((value) => value / norm);
 }
 
 /**

@@ -99,6 +99,12 @@ export const userModels = pgTable(
     triggerWord: text('trigger_word').notNull(),
     /** The mean face embedding of its training photos (likeness scores of what it makes). */
     faceEmbedding: real('face_embedding').array(),
+    /**
+     * The mean grey descriptor of its training photos (`greyIdentityModel`): what black-and-white
+     * and toned pictures are scored against (decision 033). Set when training starts; null on
+     * models trained before, whose pictures are all scored in colour.
+     */
+    faceEmbeddingGrey: real('face_embedding_grey').array(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     trainingStartedAt: timestamp('training_started_at', { withTimezone: true }),
     /** The last time the engine told us something (webhook or poll). */

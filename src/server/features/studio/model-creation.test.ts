@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserModel } from '../../../common/api/studio.ts';
 import { messages } from '../../../common/messages.ts';
 import { photos as photoRules } from '../../../common/product.ts';
-import { creditLedger, trainingPhotos } from '../../db/schema/index.ts';
+import { creditLedger, trainingPhotos, userModels } from '../../db/schema/index.ts';
+import { analyzePhoto, faceSimilarity } from '../../images/analysis.ts';
 import { startFakeS3, type FakeS3 } from '../../../../tests/fakes/s3-api.ts';
 import { deleteFilesJob, startTrainingJob } from './jobs.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
@@ -369,6 +370,21 @@ describe('creating a model and training it with the local engine', () => {
     });
     expect(image.statusCode).toBe(200);
     expect((await sharp(image.rawPayload).metadata()).width).toBe(512);
+
+    // The grey profile black-and-white pictures are scored against, measured as training started.
+    const [row] = await app.deps.database.db
+      .select()
+      .from(userModels)
+      .where(eq(userModels.id, model.id));
+    const greyProfile = row!.faceEmbeddingGrey!;
+    expect(greyProfile).toHaveLength(256);
+    expect(Math.hypot(...greyProfile)).toBeCloseTo(1, 4);
+    const greyed = await sharp(readFileSync(photoFixtures.personA(1)))
+      .greyscale()
+      .jpeg()
+      .toBuffer();
+    const [face] = (await analyzePhoto(greyed, { grey: true })).faces;
+    expect(faceSimilarity(face!.grey!.embedding, greyProfile)).toBeGreaterThan(0.7);
 
     const me = await api.call<{ profile: { trainingInProgress: boolean } }>(user, 'GET', '/api/me');
     expect(me.body.profile.trainingInProgress).toBe(false);

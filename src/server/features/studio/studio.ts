@@ -51,6 +51,7 @@ export function createStudio(deps: {
     storage,
     queue,
     engine,
+    faces,
     transaction,
     publishModel: service.publishModel,
     publicUrl: config.publicUrl,

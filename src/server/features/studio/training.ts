@@ -17,6 +17,8 @@ import {
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import type { PhotoFace } from '../../db/schema/studio.ts';
+import { meanDescriptor } from '../../images/analysis.ts';
+import { primaryFace } from '../../images/photo-checks.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { zipStoredFiles } from '../../lib/zip-stream.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
@@ -38,6 +40,7 @@ import {
   type ModelRow,
   type PhotoRow,
 } from './repository.ts';
+import type { FaceAnalyzer } from './validation.ts';
 
 /** Publishes a model's change to its owner (after the change committed). */
 export type PublishModel = (model: ModelRow) => Promise<void>;
@@ -47,6 +50,7 @@ export interface TrainingDeps {
   storage: Storage;
   queue: JobQueue;
   engine: TrainingEngine;
+  faces: Pick<FaceAnalyzer, 'analyze'>;
   publishModel: PublishModel;
   /** Runs work in one transaction and publishes balance changes after commit (the ledger's). */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
@@ -73,7 +77,7 @@ export const trainingReference = (modelId: string) => `model:${modelId}`;
  * webhook or a poll), and finish exactly once: complete, or failed with a reason and a refund.
  */
 export function createTraining(deps: TrainingDeps) {
-  const { db, storage, queue, engine, logger } = deps;
+  const { db, storage, queue, engine, faces, logger } = deps;
 
   /**
    * Ends a training once; later news (webhook replays, polls) changes nothing. Answers the ended
@@ -258,6 +262,30 @@ export function createTraining(deps: TrainingDeps) {
     );
   }
 
+  /**
+   * The model's grey profile: the mean grey descriptor of its photos' faces, what its
+   * black-and-white and toned pictures are scored against (decision 033). Measured here because
+   * the start of training is the one step every engine runs that reads the photos themselves (for
+   * the zip), it runs as a job (model creation is a request, and would wait about a quarter of a
+   * second a photo), and the photos may be deleted once training ends. Null when it cannot be
+   * measured: those pictures are then scored in colour, and the training goes on.
+   */
+  async function greyProfileOf(modelId: string, photos: PhotoRow[]): Promise<number[] | null> {
+    try {
+      const descriptors: number[][] = [];
+      for (const photo of photos) {
+        const face = primaryFace(
+          await faces.analyze(await storage.read(photo.storageKey), { grey: true }),
+        );
+        if (face?.grey) descriptors.push(face.grey.embedding);
+      }
+      return meanDescriptor(descriptors);
+    } catch (error) {
+      logger.warn({ err: error, modelId }, 'the grey face profile could not be measured');
+      return null;
+    }
+  }
+
   /** No news for the timeout, counted from the last news, else the start, else the creation. */
   function timedOut(model: ModelRow): boolean {
     const since = model.lastNewsAt ?? model.trainingStartedAt ?? model.createdAt;
@@ -290,10 +318,12 @@ export function createTraining(deps: TrainingDeps) {
         reason = messages.training.prepareFailed;
         const featuredImageKey =
           model.featuredImageKey ?? (await storeFeaturedImage(storage, model, photos));
+        const faceEmbeddingGrey = model.faceEmbeddingGrey ?? (await greyProfileOf(modelId, photos));
         const started = await updateModelIn(db, modelId, ['pending'], {
           status: 'training',
           zipKey,
           featuredImageKey,
+          faceEmbeddingGrey,
           progress: null,
           trainingStartedAt: new Date(),
           lastNewsAt: new Date(),

@@ -1,7 +1,7 @@
 import type { PhotoFailureReason, TrainingStatus } from '../../../common/api/studio.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import type { DetectedFace, PhotoAnalysis } from '../../images/faces.ts';
+import type { DetectedFace, FaceAnalysisOptions, PhotoAnalysis } from '../../images/faces.ts';
 import {
   differentPersonIds,
   foundOnlySmallFace,
@@ -21,7 +21,7 @@ import {
 
 /** What validation needs from face analysis (the real one loads human's models on first use). */
 export interface FaceAnalyzer {
-  analyze(bytes: Buffer): Promise<PhotoAnalysis>;
+  analyze(bytes: Buffer, options?: FaceAnalysisOptions): Promise<PhotoAnalysis>;
   /** The slower search for faces too small for `analyze` (see `findSmallFaces`). */
   findSmallFaces(bytes: Buffer): Promise<{ score: number }[]>;
   similarity(a: number[], b: number[]): number;

@@ -1,0 +1,1 @@
+ALTER TABLE "user_models" ADD COLUMN "face_embedding_grey" real[];
