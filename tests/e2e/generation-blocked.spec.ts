@@ -64,7 +64,8 @@ test('a flagged image shows the safety placeholder and the Content Notice, and c
   await test.step("the generated tab shows Couldn't Generate Photo, with More Info", async () => {
     await page.goto('/dashboard?main=generation&sub=generated');
     const placeholder = page.getByTestId('blocked-placeholder');
-    await expect(placeholder).toHaveCount(1);
+    // It arrives live once the worker has the provider's answer (seconds on a busy machine).
+    await expect(placeholder).toHaveCount(1, { timeout: 30_000 });
     await expect(placeholder).toContainText("Couldn't Generate Photo");
     await expect(placeholder).toContainText('This content was blocked by our safety filters');
     await placeholder.getByRole('button', { name: 'More Info' }).click();
