@@ -19,7 +19,7 @@ import {
   readLikenessProfile,
 } from '../../src/server/adapters/engine/local-training.ts';
 import { loadCutout } from '../../src/server/adapters/engine/studio/cutouts.ts';
-import { analyzePhoto, faceSimilarity } from '../../src/server/images/faces.ts';
+import { analyzePhoto, profileSimilarity } from '../../src/server/images/faces.ts';
 import { closeUpscaler } from '../../src/server/images/upscale.ts';
 import type { Gender } from '../../src/common/product.ts';
 import sharp from 'sharp';
@@ -79,10 +79,15 @@ export function openStudio(label: string) {
       throw new Error(`${name}: training did not succeed: ${JSON.stringify(started.state)}`);
     const weights = started.state.weights;
     const profile = await readLikenessProfile(storage, weights);
+    const faceProfile = {
+      embedding: profile.embedding,
+      greyEmbedding: profile.greyEmbedding ?? null,
+    };
 
+    // A black-and-white or toned picture is measured in grey, as the server does (decision 033).
     async function likeness(picture: Buffer): Promise<number> {
-      const { faces } = await analyzePhoto(picture);
-      return Math.max(0, ...faces.map((f) => faceSimilarity(f.embedding, profile.embedding)));
+      const { faces } = await analyzePhoto(picture, { grey: true });
+      return Math.max(0, ...faces.map((face) => profileSimilarity(face, faceProfile) ?? 0));
     }
     let own = 0;
     for (const bytes of photos) own += await likeness(bytes);

@@ -15,6 +15,8 @@ import {
   subscriptions,
   userModels,
 } from '../../db/schema/index.ts';
+import { isColourless } from '../../images/colourfulness.ts';
+import { analyzePhoto, faceSimilarity } from '../../images/analysis.ts';
 import { adjust } from '../billing/ledger.ts';
 import { storeImage } from '../catalog/images.ts';
 import {
@@ -214,6 +216,34 @@ describe('custom prompts', () => {
       (g) => g.status !== 'processing',
     );
     expect(done.status).toBe('complete');
+  });
+
+  it("scores a black-and-white picture in grey, against the model's grey profile", async () => {
+    const created = await api.call<{ generation: Generation }>(
+      pro,
+      'POST',
+      '/api/generations/custom',
+      { userModelId: proModel.id, prompt: 'A black and white portrait in studio light' },
+    );
+    const done = await generationWhen(
+      pro,
+      created.body.generation.id,
+      (g) => g.status !== 'processing',
+    );
+    expect(done.status).toBe('complete');
+    const image = await app.app!.inject({ method: 'GET', url: done.imageUrl! });
+    const [face] = (await analyzePhoto(image.rawPayload, { grey: true })).faces;
+    expect(isColourless(face!.grey!.chromaSpread)).toBe(true);
+    const [model] = await app.deps.database.db
+      .select()
+      .from(userModels)
+      .where(eq(userModels.id, proModel.id));
+    const [row] = await app.deps.database.db
+      .select({ likeness: generations.likeness })
+      .from(generations)
+      .where(eq(generations.id, done.id));
+    const inGrey = faceSimilarity(face!.grey!.embedding, model!.faceEmbeddingGrey!);
+    expect(row!.likeness).toBeCloseTo(inGrey, 5);
   });
 
   it('refuses a blank prompt and a missing model with their messages, spending nothing', async () => {

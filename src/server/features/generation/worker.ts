@@ -11,7 +11,7 @@ import type {
 } from '../../adapters/engine/generation-engine.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import { classifyNsfw } from '../../images/analysis.ts';
+import { classifyNsfw, profileSimilarity } from '../../images/analysis.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import { refund } from '../billing/ledger.ts';
 import type { EnginePreset } from '../catalog/service.ts';
@@ -144,18 +144,20 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     };
   }
 
-  /** How much the image's face looks like the model's training faces (null when not measurable). */
+  /**
+   * How much the image's face looks like the model's training faces (null when not measurable):
+   * in grey when the picture has no colour and the model a grey profile (`profileSimilarity`).
+   */
   async function likenessOf(bytes: Buffer, model: ModelRow): Promise<number | null> {
     if (!model.faceEmbedding) return null;
+    const profile = { embedding: model.faceEmbedding, greyEmbedding: model.faceEmbeddingGrey };
     try {
-      const analysis = await faces.analyze(bytes);
-      const best = analysis.faces.reduce<number | null>((top, face) => {
-        // A model trained before decision 022 holds another descriptor: its likeness is unknown.
-        if (face.embedding.length !== model.faceEmbedding!.length) return top;
-        const score = faces.similarity(face.embedding, model.faceEmbedding!);
-        return top === null || score > top ? score : top;
+      const analysis = await faces.analyze(bytes, { grey: profile.greyEmbedding !== null });
+      return analysis.faces.reduce<number | null>((top, face) => {
+        // Null for a model trained before decision 022 (another descriptor): likeness unknown.
+        const score = profileSimilarity(face, profile);
+        return score !== null && (top === null || score > top) ? score : top;
       }, null);
-      return best;
     } catch (error) {
       logger.warn({ err: error }, 'likeness could not be measured');
       return null;
