@@ -98,7 +98,10 @@ export interface JobQueueOptions {
   database: DatabaseHandle;
   types: JobType<unknown>[];
   pollSeconds: number;
-  /** Only workers run maintenance (expiry, retention); a pure web process just sends. */
+  /**
+   * Only workers run maintenance (expiry, retention) and listen for new jobs (LISTEN/NOTIFY:
+   * a job starts the moment it is created, not at the next poll); a pure web process just sends.
+   */
   supervise: boolean;
   onError: (error: Error) => void;
   /**
@@ -119,6 +122,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         db: fromPglite(database.pglite),
         backend: 'pglite',
         supervise: options.supervise,
+        useListenNotify: options.supervise,
         schedule: options.supervise,
         monitorIntervalSeconds: options.monitorSeconds,
         superviseIntervalSeconds: options.monitorSeconds,
@@ -127,6 +131,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         connectionString: database.connectionString,
         max: 4,
         supervise: options.supervise,
+        useListenNotify: options.supervise,
         schedule: options.supervise,
         monitorIntervalSeconds: options.monitorSeconds,
         superviseIntervalSeconds: options.monitorSeconds,
@@ -146,6 +151,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       retryBackoff: type.retry.retryBackoff,
       expireInSeconds: type.retry.expireInSeconds,
       heartbeatSeconds: options.heartbeatSeconds,
+      notify: true,
     };
     await boss.createQueue(type.name, queueOptions);
     // A queue made by an earlier version keeps its options unless told.
@@ -254,6 +260,9 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
             batchSize: 1,
             localConcurrency: worker.concurrency,
             pollingIntervalSeconds: options.pollSeconds,
+            // Woken by NOTIFY when a job is created; the poll still finds jobs that come due
+            // later (a retry's delay, a start-after), so it keeps its interval.
+            notifyPollingIntervalSeconds: options.pollSeconds,
           },
           async ([job]) => {
             if (!job) return;
