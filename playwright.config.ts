@@ -19,8 +19,10 @@ const chromiumArgs = [
 // Playwright needs a default export here.
 export default defineConfig({
   testDir: 'tests/e2e',
-  // One worker and no parallelism: the machines have two cores and the server shares them.
-  workers: 1,
+  // Two workers, files shared out between them (tests within a file keep their order): most of a
+  // journey is waiting for the server's jobs, so two browsers keep two cores busy where one left
+  // one idle (decision 032). E2E_WORKERS changes it.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: process.env.CI ? 1 : 0,
