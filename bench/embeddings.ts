@@ -7,6 +7,7 @@
 // The London Set (CC BY 4.0, DeBruine & Jones 2017, https://doi.org/10.6084/m9.figshare.5047666)
 // is used for measurement only and never committed: it is read from .tmp/london/{neutral,smiling}/.
 // When it is absent the script says how to fetch it and exits 0 (see bench/README.md).
+import type { RgbImage } from '../src/server/images/rgb-image.ts';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -20,7 +21,6 @@ import {
   identityModel,
   type AlignmentPoints,
   type IdentityModel,
-  type RgbImage,
 } from '../src/server/images/identity.ts';
 import { getTf, packageDir, serialised } from '../src/server/images/tf.ts';
 import { machine, writeResults } from './support/results.ts';

@@ -13,6 +13,7 @@
 // upscaler's workers included), and the peak RSS: `process.memoryUsage().rss` sampled every 50 ms
 // (the worker threads share the process) and the kernel's VmHWM (reset before each row), which
 // also catches a peak while the main thread is busy and the sampler cannot run.
+import type { RgbImage } from '../src/server/images/rgb-image.ts';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,7 +35,7 @@ import {
 } from '../src/server/adapters/engine/local-training.ts';
 import { previewBadgeOverlay } from '../src/server/adapters/engine/preview-badge.ts';
 import { loadCutout } from '../src/server/adapters/engine/studio/cutouts.ts';
-import type { PresetScene, RgbImage } from '../src/server/adapters/engine/studio/scene.ts';
+import type { PresetScene } from '../src/server/adapters/engine/studio/scene.ts';
 import { LocalStorage } from '../src/server/adapters/storage/local-storage.ts';
 import { storageKey } from '../src/server/adapters/storage/storage.ts';
 import { closeUpscaler, defaultUpscaleModel, upscaleFactor } from '../src/server/images/upscale.ts';

@@ -10,13 +10,14 @@
 // threads start and load the model) is reported apart, then BENCH_ROUNDS pictures. Wall time,
 // CPU time of the process (every thread), the event loop's delay (perf_hooks histogram) and the
 // peak RSS (the kernel's VmHWM, reset before each model) are taken around the upscales.
+import type { RgbImage } from '../src/server/images/rgb-image.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import sharp from 'sharp';
-import type { RgbImage } from '../src/server/adapters/engine/studio/scene.ts';
+
 import {
   closeUpscaler,
   defaultUpscaleModel,

@@ -55,7 +55,7 @@ import { runWithContext } from './observability/context.ts';
 import { metrics } from './observability/metrics.ts';
 import { createHttpRateLimitStore } from './rate-limits/http-rate-limit-store.ts';
 import { createRateLimiter } from './rate-limits/rate-limiter.ts';
-import { createAuthenticator } from './http/authenticate.ts';
+import { createAuthenticator } from './features/auth/authenticate.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 
 export interface AppDeps {

@@ -30,7 +30,7 @@ import {
   warmUpAnalysis,
 } from './images/analysis.ts';
 import { startJobQueue } from './jobs/job-queue.ts';
-import { createWorkers, jobTypes } from './jobs/registry.ts';
+import { createWorkers, jobTypes } from './job-registry.ts';
 
 export interface Running {
   deps: AppDeps;

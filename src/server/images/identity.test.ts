@@ -4,7 +4,7 @@ import { alignedFace, identityModel, type AlignmentPoints } from './identity.ts'
 
 /** An image whose red is its x and green its y, so a crop's pixels say where they came from. */
 function coordinateImage(side: number) {
-  const data = new Uint8Array(side * side * 3);
+  const data = Buffer.alloc(side * side * 3);
   for (let y = 0; y < side; y++) {
     for (let x = 0; x < side; x++) {
       data[(y * side + x) * 3] = x;
@@ -71,7 +71,7 @@ describe('alignedFace', () => {
       nose: [56.0252, 71.7366],
       mouth: [56.1396, 92.2848],
     };
-    const grey = { data: new Uint8Array(112 * 112 * 3).fill(255), width: 112, height: 112 };
+    const grey = { data: Buffer.alloc(112 * 112 * 3, 255), width: 112, height: 112 };
     const crop = alignedFace(grey, points, { ...identityModel, scale: 1 / 255, offset: -0.5 });
     expect(crop[(56 * 112 + 56) * 3]).toBeCloseTo(0.5, 5);
   });

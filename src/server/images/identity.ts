@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Tensor } from '@tensorflow/tfjs-core';
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import { getTf, loadGraphModelFile, packageDir } from './tf.ts';
+import type { RgbImage } from './rgb-image.ts';
 
 /**
  * Who a face is: a descriptor (embedding) computed on the face aligned by its landmarks, so two
@@ -9,13 +10,6 @@ import { getTf, loadGraphModelFile, packageDir } from './tf.ts';
  * picture. `faces.ts` calls this for every face; the choice of model and the thresholds on its
  * similarity were measured by bench/embeddings.ts (see docs/decisions/022).
  */
-
-/** An RGB image, 3 bytes a pixel, rows top to bottom. */
-export interface RgbImage {
-  data: Uint8Array;
-  width: number;
-  height: number;
-}
 
 /** Where the face is: eye centres (left/right as seen in the picture), nose tip, mouth centre. */
 export interface AlignmentPoints {

@@ -6,6 +6,7 @@ import { loadLayersModel, type LayersModel } from '@tensorflow/tfjs-layers';
 import sharp from 'sharp';
 import { photos } from '../../common/product.ts';
 import { getTf, serialised } from './tf.ts';
+import type { RgbImage } from './rgb-image.ts';
 
 /**
  * NSFW classification with the models nsfwjs ships (MobileNetV2, MobileNetV2-mid, InceptionV3),
@@ -22,13 +23,6 @@ export type NsfwScores = Record<NsfwClass, number>;
 export interface NsfwVerdict {
   flagged: boolean;
   scores: NsfwScores;
-}
-
-/** An RGB picture, 3 bytes a pixel, rows top to bottom. */
-export interface RgbImage {
-  data: Buffer;
-  width: number;
-  height: number;
 }
 
 interface ModelFiles {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { GraphModel } from '@tensorflow/tfjs-converter';
 import type { Tensor } from '@tensorflow/tfjs-core';
 import sharp from 'sharp';
-import type { RgbImage } from '../adapters/engine/studio/scene.ts';
+import type { RgbImage } from './rgb-image.ts';
 import { getTf, loadGraphModelFile, packageDir, serialised } from './tf.ts';
 
 /**

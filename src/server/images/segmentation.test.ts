@@ -1,7 +1,8 @@
+import type { RgbImage } from './rgb-image.ts';
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { RgbImage } from '../adapters/engine/studio/scene.ts';
+
 import { analyzePhoto } from './faces.ts';
 import { segmentPerson, warmUpSegmentation } from './segmentation.ts';
 

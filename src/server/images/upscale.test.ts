@@ -1,8 +1,9 @@
+import type { RgbImage } from './rgb-image.ts';
 import { EventEmitter } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RgbImage } from '../adapters/engine/studio/scene.ts';
+
 import {
   closeUpscaler,
   tileLayout,

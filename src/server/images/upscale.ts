@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import sharp from 'sharp';
-import type { RgbImage } from '../adapters/engine/studio/scene.ts';
+import type { RgbImage } from './rgb-image.ts';
 import { ThreadPool } from './thread-pool.ts';
 import type { PixelRect, TileReply, TileRequest, UpscaleWorkerData } from './upscale-worker.ts';
 

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { FaceLandmarks } from './faces.ts';
+import type { RgbImage } from './rgb-image.ts';
 
 /**
  * The variety check's measurement: is one training photo an edited copy of another (the same
@@ -28,13 +29,6 @@ export const varietyPatch = {
   /** The eyes' row, as a share of the height from the top. */
   eyeRow: 0.4,
 } as const;
-
-/** An RGB picture (3 bytes a pixel), e.g. the detector's view of the photo. */
-export interface RgbImage {
-  data: Buffer;
-  width: number;
-  height: number;
-}
 
 /**
  * The variety patch of the face with these landmarks (in `image`'s pixels): grey, one byte a

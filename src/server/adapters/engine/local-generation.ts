@@ -1,3 +1,4 @@
+import type { RgbImage } from '../../images/rgb-image.ts';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { ZodError } from 'zod';
@@ -16,7 +17,7 @@ import { backdropLight, paintBackdrop } from './studio/backdrops.ts';
 import { composePerson, protectFace, type Cutout } from './studio/compose.ts';
 import { loadCutout } from './studio/cutouts.ts';
 import { readPrompt } from './studio/prompt.ts';
-import { sceneSchema, type RgbImage, type Scene } from './studio/scene.ts';
+import { sceneSchema, type Scene } from './studio/scene.ts';
 import { finishPicture, grainAfterUpscale } from './studio/treatments.ts';
 import { EngineError } from './training-engine.ts';
 

@@ -1,3 +1,4 @@
+import type { RgbImage } from '../../images/rgb-image.ts';
 import sharp from 'sharp';
 import { messages } from '../../../common/messages.ts';
 import { photos as photoRules } from '../../../common/product.ts';
@@ -7,7 +8,7 @@ import { detectPose, torsoFrame, type Keypoint, type TorsoFrame } from '../../im
 import { segmentPerson } from '../../images/segmentation.ts';
 import type { Storage } from '../storage/storage.ts';
 import { previewBadgeOverlay } from './preview-badge.ts';
-import type { RgbImage } from './studio/scene.ts';
+
 import type { TryOnEngine, TryOnRequest, TryOnStart, TryOnState } from './tryon-engine.ts';
 
 /**

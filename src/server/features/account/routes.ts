@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { deleteAccountRequestSchema, meResponseSchema } from '../../../common/api/account.ts';
-import type { Authenticator } from '../../http/authenticate.ts';
+import type { Authenticator } from '../auth/authenticate.ts';
 import type { SessionService } from '../auth/sessions.ts';
 import type { AccountService } from './service.ts';
 

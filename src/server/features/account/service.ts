@@ -4,7 +4,7 @@ import { tierSchema } from '../../../common/api/account.ts';
 import { unreadableSubscription } from '../../../common/product.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
-import type { SessionUser } from '../../http/authenticate.ts';
+import type { SessionUser } from '../auth/authenticate.ts';
 import { deleteUser, findOrCreateProfile, findOrCreateSubscription } from './repository.ts';
 import { userStoragePrefix } from './storage-keys.ts';
 

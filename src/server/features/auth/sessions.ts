@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Authenticator } from '../../http/authenticate.ts';
-import type { EventBus } from '../events/event-bus.ts';
+import type { Authenticator } from './authenticate.ts';
 import type { Auth } from './auth.ts';
 
 interface CookieAttributes {
@@ -25,6 +24,11 @@ function expiredCookie(name: string, attributes: CookieAttributes): string {
   return parts.join('; ');
 }
 
+/** Where a user's ended sessions are announced, so their open streams close (the event bus). */
+export interface SessionEndings {
+  endSessions(userId: string, sessions: 'all'): Promise<void>;
+}
+
 /**
  * Sessions beyond what Better Auth's endpoints do: the specification's sign-out has global
  * scope (every device of the user is signed out), and account deletion must end the session.
@@ -34,7 +38,7 @@ function expiredCookie(name: string, attributes: CookieAttributes): string {
 export function createSessionService(
   auth: Auth,
   authenticator: Authenticator,
-  events: Pick<EventBus, 'endSessions'>,
+  events: SessionEndings,
 ) {
   /** Deletes every session of the user (all devices). */
   async function revokeAll(userId: string): Promise<void> {

@@ -22,7 +22,7 @@ import {
 } from '../../../common/api/billing.ts';
 import { WebhookSignatureError } from '../../adapters/billing/stripe-billing.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { Authenticator } from '../../http/authenticate.ts';
+import type { Authenticator } from '../auth/authenticate.ts';
 import type { BillingService } from './service.ts';
 
 export interface BillingRoutesOptions {

@@ -38,7 +38,7 @@ import type {
 import type { StripeBillingProvider } from '../../adapters/billing/stripe-billing.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError, notFound } from '../../http/app-error.ts';
-import type { SessionUser } from '../../http/authenticate.ts';
+import type { SessionUser } from '../auth/authenticate.ts';
 import type { AccountDeletionParticipant } from '../account/service.ts';
 import type { Fulfilment } from './fulfilment.ts';
 import { requireActiveSubscription } from './gates.ts';

@@ -29,7 +29,7 @@ import { errorResponseSchema } from '../../../common/errors.ts';
 import { messages } from '../../../common/messages.ts';
 import { catalog } from '../../../common/product.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { Authenticator } from '../../http/authenticate.ts';
+import type { Authenticator } from '../auth/authenticate.ts';
 import type { CatalogAdminService } from './admin-service.ts';
 
 const manualIdParams = z.object({ manualId: z.string().min(1).max(64) });

@@ -15,7 +15,7 @@ import {
 import { messages } from '../../../common/messages.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { Authenticator } from '../../http/authenticate.ts';
+import type { Authenticator } from '../auth/authenticate.ts';
 import type { CatalogAdminService } from './admin-service.ts';
 import { adminCatalogRoutes } from './admin-routes.ts';
 import { catalogImagesPath, keyForImagePath } from './images.ts';

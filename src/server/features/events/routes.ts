@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type AppEvent, streamReadyEvent } from '../../../common/api/events.ts';
-import type { Authenticator } from '../../http/authenticate.ts';
+import type { Authenticator } from '../auth/authenticate.ts';
 import type { EventBus } from './event-bus.ts';
 import { watchStreamSession } from './session-watch.ts';
 

@@ -1,4 +1,4 @@
-import type { RequestSession } from '../../http/authenticate.ts';
+import type { RequestSession } from '../auth/authenticate.ts';
 import type { EventBus } from './event-bus.ts';
 
 export interface SessionWatchOptions {

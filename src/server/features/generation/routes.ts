@@ -18,7 +18,7 @@ import {
 } from '../../../common/api/generation.ts';
 import { rateLimits } from '../../../common/product.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
-import type { Authenticator } from '../../http/authenticate.ts';
+import type { Authenticator } from '../auth/authenticate.ts';
 import { zipStoredFiles } from '../../lib/zip-stream.ts';
 import type { GenerationRow } from './repository.ts';
 import type { GenerationService } from './service.ts';

@@ -20,7 +20,7 @@ import { messages } from '../../../common/messages.ts';
 import { photos, rateLimits } from '../../../common/product.ts';
 import type { TrainingEngine } from '../../adapters/engine/training-engine.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { Authenticator } from '../../http/authenticate.ts';
+import type { Authenticator } from '../auth/authenticate.ts';
 import { normalizePhoto, receiveSingleFile } from '../../images/intake.ts';
 import type { StudioService } from './service.ts';
 import type { Training } from './training.ts';

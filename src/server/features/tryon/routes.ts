@@ -12,7 +12,7 @@ import { messages } from '../../../common/messages.ts';
 import { rateLimits, tryOn as tryOnRules } from '../../../common/product.ts';
 import type { TryOnEngine } from '../../adapters/engine/tryon-engine.ts';
 import { AppError } from '../../http/app-error.ts';
-import type { Authenticator } from '../../http/authenticate.ts';
+import type { Authenticator } from '../auth/authenticate.ts';
 import { normalizePhoto, receiveUpload } from '../../images/intake.ts';
 import { garmentBackdrop } from './garment-backdrop.ts';
 import type { PersonSource, TryOnService } from './service.ts';

@@ -1,7 +1,8 @@
+import type { RgbImage } from '../../../images/rgb-image.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backdropLight, paintBackdrop } from './backdrops.ts';
 import { rgbToLab } from './pixels.ts';
-import { type Place, type RgbImage, places, sceneWith } from './scene.ts';
+import { type Place, places, sceneWith } from './scene.ts';
 
 const width = 512;
 const height = 640;

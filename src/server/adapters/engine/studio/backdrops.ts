@@ -1,3 +1,4 @@
+import type { RgbImage } from '../../../images/rgb-image.ts';
 import sharp from 'sharp';
 import { Canvas, hashText, litBy, mix, seededRandom } from './backdrops/canvas.ts';
 import { cityDay, cityNight, rooftop } from './backdrops/city.ts';
@@ -27,7 +28,7 @@ import {
   snow,
   tropical,
 } from './backdrops/nature.ts';
-import type { Place, Rgb, RgbImage, Scene } from './scene.ts';
+import type { Place, Rgb, Scene } from './scene.ts';
 
 /**
  * The painter of the offline studio engine's backdrops: each place is drawn as an SVG (see

@@ -1,6 +1,7 @@
+import type { RgbImage } from '../../../images/rgb-image.ts';
 import type { FaceLandmarks } from '../../../images/faces.ts';
 import { blur, fromLinear, labToRgb, rgbToLab, smoothstep, toLinear } from './pixels.ts';
-import type { Framing, Rgb, RgbImage, Scene } from './scene.ts';
+import type { Framing, Rgb, Scene } from './scene.ts';
 
 /**
  * The compositor of the offline studio engine: it puts the person cut out of one of the user's

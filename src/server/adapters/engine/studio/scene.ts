@@ -10,13 +10,6 @@ import { type Scene, sceneSchema } from '../../../../common/api/scene.ts';
 // The scene's shape is catalog data shared with the admin API; the engine's modules read it here.
 export * from '../../../../common/api/scene.ts';
 
-/** An RGB picture, 3 bytes a pixel, rows top to bottom. */
-export interface RgbImage {
-  data: Buffer;
-  width: number;
-  height: number;
-}
-
 /** A neutral studio portrait: what a prompt the engine cannot read gets. */
 export const neutralScene: Scene = {
   place: 'studio',

@@ -1,6 +1,7 @@
+import type { RgbImage } from '../../../images/rgb-image.ts';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sceneWith, treatments, type Rgb, type RgbImage, type Scene } from './scene.ts';
+import { sceneWith, treatments, type Rgb, type Scene } from './scene.ts';
 import { finishPicture, grainAfterUpscale } from './treatments.ts';
 
 // A real photo (CC0 / public domain, see tests/fixtures/photos/README.md), at a quarter of the

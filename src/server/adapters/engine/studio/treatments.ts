@@ -1,4 +1,5 @@
-import type { Rgb, RgbImage, Scene } from './scene.ts';
+import type { RgbImage } from '../../../images/rgb-image.ts';
+import type { Rgb, Scene } from './scene.ts';
 
 /**
  * The finish of an offline studio picture: the scene's colour grade, its style treatment, the

@@ -1,8 +1,8 @@
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyRequest } from 'fastify';
-import type { Auth } from '../features/auth/auth.ts';
-import { messages } from '../../common/messages.ts';
-import { AppError } from './app-error.ts';
+import type { Auth } from './auth.ts';
+import { messages } from '../../../common/messages.ts';
+import { AppError } from '../../http/app-error.ts';
 
 export interface SessionUser {
   id: string;
