@@ -5,7 +5,7 @@ import { registerBillingEventHandlers } from '../features/billing/billing-api.ts
 import { registerGenerationEventHandlers } from '../features/generation/generation-api.ts';
 import { registerStudioEventHandlers } from '../features/studio/studio-api.ts';
 import { useEventStream } from '../lib/event-stream.ts';
-import { sessionQueryKey } from '../features/auth/session.ts';
+import { sessionQueryKey } from '../lib/session.ts';
 
 /**
  * Holds the event stream while someone is signed in (the app mounts it only then) and lets it

@@ -1,7 +1,7 @@
 import { Suspense, useState, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from '../components/ui/toaster.tsx';
-import { useSession } from '../features/auth/session.ts';
+import { useSession } from '../lib/session.ts';
 import { lazyComponent } from './lazy-page.ts';
 import { createQueryClient } from './query-client.ts';
 

@@ -4,8 +4,8 @@ import { messages } from '../../common/messages.ts';
 import { routes } from '../../common/product.ts';
 import { Button } from '../components/ui/button.tsx';
 import { Spinner } from '../components/ui/spinner.tsx';
-import { rememberPostLoginRedirect } from '../features/auth/post-login-redirect.ts';
-import { useSession } from '../features/auth/session.ts';
+import { rememberPostLoginRedirect } from '../lib/post-login-redirect.ts';
+import { useSession } from '../lib/session.ts';
 
 /**
  * Guards the signed-in routes. While the session loads it says so; a visitor who is not signed

@@ -5,7 +5,7 @@ import { BrandLogo } from '../../components/brand-logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Container } from '../../components/ui/container.tsx';
 import { cn } from '../../lib/cn.ts';
-import { useSession } from '../../features/auth/session.ts';
+import { useSession } from '../../lib/session.ts';
 import { MobileMenu, MobileMenuItem, mobileMenuLinkClasses } from './mobile-menu.tsx';
 import { PageOutlet } from './page-outlet.tsx';
 import { SiteFooter } from './site-footer.tsx';

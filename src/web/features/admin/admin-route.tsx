@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { AppLayout } from '../../app/layouts/app-layout.tsx';
 import { PublicLayout } from '../../app/layouts/public-layout.tsx';
 import { PageLoading } from '../../app/layouts/page-outlet.tsx';
-import { useSession } from '../auth/session.ts';
+import { useSession } from '../../lib/session.ts';
 
 function useIsAdmin(): boolean | 'loading' {
   const { status, user } = useSession();

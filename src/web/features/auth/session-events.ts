@@ -1,5 +1,5 @@
 import { registerEventHandler } from '../../lib/event-stream.ts';
-import { sessionQueryKey } from './session.ts';
+import { sessionQueryKey } from '../../lib/session.ts';
 
 /**
  * Events after which the session (profile, subscription, credits) is out of date. Registered

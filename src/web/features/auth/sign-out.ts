@@ -6,7 +6,7 @@ import { routes } from '../../../common/product.ts';
 import { notify } from '../../components/ui/toast.ts';
 import { api } from '../../lib/api-client.ts';
 import { closeEventStream } from '../../lib/event-stream.ts';
-import { sessionQueryKey } from './session.ts';
+import { sessionQueryKey } from '../../lib/session.ts';
 
 // Ending a session, apart from session.ts (which every page reads, the landing included) so
 // that only the signed-in pages download it.

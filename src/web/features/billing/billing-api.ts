@@ -12,7 +12,7 @@ import type {
 } from '../../../common/api/billing.ts';
 import { api } from '../../lib/api-client.ts';
 import { registerEventHandler } from '../../lib/event-stream.ts';
-import { sessionQueryKey } from '../auth/session.ts';
+import { sessionQueryKey } from '../../lib/session.ts';
 
 /** Every billing query starts with this key, so one invalidation refreshes them all. */
 export const billingQueryKey = ['billing'] as const;

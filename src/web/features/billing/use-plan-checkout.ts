@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { messages } from '../../../common/messages.ts';
 import type { PriceId } from '../../../common/product.ts';
 import { isApiError } from '../../lib/api-client.ts';
-import { rememberPostLoginRedirect } from '../auth/post-login-redirect.ts';
+import { rememberPostLoginRedirect } from '../../lib/post-login-redirect.ts';
 import { redirectTo, startCheckout } from './billing-api.ts';
 
 const text = messages.billing;

@@ -1,5 +1,5 @@
 import { routes } from '../../../common/product.ts';
-import type { SessionState } from '../auth/session.ts';
+import type { SessionState } from '../../lib/session.ts';
 
 /** The preset page's Generate button, in the specification's order of checks. */
 export type PresetGenerateState =

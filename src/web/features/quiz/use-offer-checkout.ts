@@ -5,8 +5,8 @@ import { messages } from '../../../common/messages.ts';
 import { routes, signupOffer } from '../../../common/product.ts';
 import { notify } from '../../components/ui/toast.ts';
 import { isApiError } from '../../lib/api-client.ts';
-import { rememberPostLoginRedirect } from '../auth/post-login-redirect.ts';
-import { sessionQueryKey, sessionQueryOptions } from '../auth/session.ts';
+import { rememberPostLoginRedirect } from '../../lib/post-login-redirect.ts';
+import { sessionQueryKey, sessionQueryOptions } from '../../lib/session.ts';
 import { redirectTo } from '../billing/billing-api.ts';
 import { startOfferCheckout } from './quiz-api.ts';
 

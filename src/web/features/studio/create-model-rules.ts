@@ -8,7 +8,7 @@ import {
   type SubscriptionState,
   type Tier,
 } from '../../../common/product.ts';
-import { isSafeRedirect } from '../auth/post-login-redirect.ts';
+import { isSafeRedirect } from '../../lib/post-login-redirect.ts';
 
 /** What Continue on /create-model does (spec §4), plus the plan's model limit. */
 export type CreateModelDecision =

@@ -2,7 +2,7 @@ import { CalendarDays, Mail } from 'lucide-react';
 import { messages } from '../../../../common/messages.ts';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
 import { formatDate } from '../../../lib/dates.ts';
-import type { SessionUser } from '../../auth/session.ts';
+import type { SessionUser } from '../../../lib/session.ts';
 
 const text = messages.account;
 

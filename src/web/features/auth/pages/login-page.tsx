@@ -21,8 +21,8 @@ import { CredentialsFields } from '../components/credentials-fields.tsx';
 import { GoogleButton } from '../components/google-button.tsx';
 import { LegalNotice } from '../components/legal-notice.tsx';
 import { OrDivider } from '../components/or-divider.tsx';
-import { clearPostLoginRedirect, takePostLoginRedirect } from '../post-login-redirect.ts';
-import { sessionQueryKey, useSession, type Session } from '../session.ts';
+import { clearPostLoginRedirect, takePostLoginRedirect } from '../../../lib/post-login-redirect.ts';
+import { sessionQueryKey, useSession, type Session } from '../../../lib/session.ts';
 import { useGoogleSignIn } from '../use-google-sign-in.ts';
 import { useReturnedWithError } from '../use-return-error.ts';
 

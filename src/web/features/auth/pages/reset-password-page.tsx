@@ -15,7 +15,7 @@ import { requestPasswordReset, resetPassword } from '../auth-api.ts';
 import { isRefusedResetLink, validateNewPassword, validateResetEmail } from '../auth-form-rules.ts';
 import { inlineLinkClasses } from '../components/auth-links.tsx';
 import { AuthPageShell } from '../components/auth-page-shell.tsx';
-import { sessionQueryKey } from '../session.ts';
+import { sessionQueryKey } from '../../../lib/session.ts';
 
 const text = messages.passwordReset;
 

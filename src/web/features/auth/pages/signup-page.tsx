@@ -23,8 +23,8 @@ import { AuthPageShell } from '../components/auth-page-shell.tsx';
 import { CredentialsFields } from '../components/credentials-fields.tsx';
 import { GoogleButton } from '../components/google-button.tsx';
 import { LegalNotice } from '../components/legal-notice.tsx';
-import { clearPostLoginRedirect } from '../post-login-redirect.ts';
-import { fetchSession, sessionQueryKey } from '../session.ts';
+import { clearPostLoginRedirect } from '../../../lib/post-login-redirect.ts';
+import { fetchSession, sessionQueryKey } from '../../../lib/session.ts';
 import { useGoogleSignIn } from '../use-google-sign-in.ts';
 import { useReturnedWithError } from '../use-return-error.ts';
 

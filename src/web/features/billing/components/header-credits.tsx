@@ -2,7 +2,7 @@ import { Coins } from 'lucide-react';
 import { Link } from 'react-router';
 import { messages } from '../../../../common/messages.ts';
 import { routes } from '../../../../common/product.ts';
-import { useSession } from '../../auth/session.ts';
+import { useSession } from '../../../lib/session.ts';
 
 /**
  * The balance in the signed-in top bar, leading to the credit packs. It reads the session, which

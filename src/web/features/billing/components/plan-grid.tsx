@@ -1,7 +1,7 @@
 import { messages } from '../../../../common/messages.ts';
 import { PLANS_ON_SALE, subscriptionFrom, type Plan } from '../../../../common/product.ts';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
-import type { SessionSubscription } from '../../auth/session.ts';
+import type { SessionSubscription } from '../../../lib/session.ts';
 import { usePlanCheckout, type PlanCheckoutOptions } from '../use-plan-checkout.ts';
 import { PlanCard, type PlanCardState } from './plan-card.tsx';
 

@@ -10,7 +10,7 @@ import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { formatDate } from '../../../lib/dates.ts';
-import type { SessionSubscription } from '../../auth/session.ts';
+import type { SessionSubscription } from '../../../lib/session.ts';
 import {
   applySubscription,
   billingSubscriptionQueryOptions,

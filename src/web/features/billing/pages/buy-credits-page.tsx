@@ -12,7 +12,7 @@ import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { sessionQueryKey, useSession } from '../../auth/session.ts';
+import { sessionQueryKey, useSession } from '../../../lib/session.ts';
 import {
   billingQueryKey,
   redirectTo,

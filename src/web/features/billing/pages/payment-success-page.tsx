@@ -17,8 +17,8 @@ import { Container } from '../../../components/ui/container.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { takePostLoginRedirect } from '../../auth/post-login-redirect.ts';
-import { useSession } from '../../auth/session.ts';
+import { takePostLoginRedirect } from '../../../lib/post-login-redirect.ts';
+import { useSession } from '../../../lib/session.ts';
 import {
   applySubscription,
   checkSubscription,

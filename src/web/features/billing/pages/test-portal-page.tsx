@@ -15,7 +15,7 @@ import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/dates.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { isSafeRedirect } from '../../auth/post-login-redirect.ts';
+import { isSafeRedirect } from '../../../lib/post-login-redirect.ts';
 import {
   billingQueryKey,
   redirectTo,

@@ -11,7 +11,7 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { useSession } from '../../auth/session.ts';
+import { useSession } from '../../../lib/session.ts';
 import { BulkGenerateDialog } from '../../generation/components/bulk-generate-dialog.tsx';
 import { bulkPlanGate } from '../../generation/generation-rules.ts';
 import { categoryQueryOptions, readCatalogLinkState } from '../catalog-api.ts';

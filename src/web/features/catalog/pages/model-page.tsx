@@ -24,8 +24,8 @@ import { StickyActionBar } from '../../../components/ui/sticky-action-bar.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { rememberPostLoginRedirect } from '../../auth/post-login-redirect.ts';
-import { useSession } from '../../auth/session.ts';
+import { rememberPostLoginRedirect } from '../../../lib/post-login-redirect.ts';
+import { useSession } from '../../../lib/session.ts';
 import { GenerationResult } from '../../generation/components/generation-result.tsx';
 import { SingleModelPicker } from '../../generation/components/model-picker.tsx';
 import {

@@ -6,7 +6,7 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
-import type { SessionSubscription } from '../../auth/session.ts';
+import type { SessionSubscription } from '../../../lib/session.ts';
 import type { NextStep } from '../next-step.ts';
 
 const text = messages.dashboard;

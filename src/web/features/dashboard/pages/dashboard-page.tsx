@@ -10,7 +10,7 @@ import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { useSession } from '../../auth/session.ts';
+import { useSession } from '../../../lib/session.ts';
 import {
   applySubscription,
   checkSubscription,

@@ -16,7 +16,7 @@ import {
 } from '../../../components/ui/dialog.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
-import { useSession } from '../../auth/session.ts';
+import { useSession } from '../../../lib/session.ts';
 import { modelsQueryOptions } from '../../studio/studio-api.ts';
 import { requestFailure, startBulk } from '../generation-api.ts';
 import {

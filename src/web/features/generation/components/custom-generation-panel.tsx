@@ -13,7 +13,7 @@ import { StickyActionBar } from '../../../components/ui/sticky-action-bar.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { cn } from '../../../lib/cn.ts';
-import { useSession } from '../../auth/session.ts';
+import { useSession } from '../../../lib/session.ts';
 import { modelsQueryOptions } from '../../studio/studio-api.ts';
 import {
   generateFromPrompt,

@@ -5,7 +5,7 @@ import { messages } from '../../../../common/messages.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { cn } from '../../../lib/cn.ts';
-import { useSession } from '../../auth/session.ts';
+import { useSession } from '../../../lib/session.ts';
 import {
   bulkJobsQueryOptions,
   favouritesZipUrl,

@@ -5,7 +5,7 @@ import { landingMessages } from '../../../../common/messages/landing.ts';
 import { routes } from '../../../../common/product.ts';
 import { Button, type ButtonProps } from '../../../components/ui/button.tsx';
 import { cn } from '../../../lib/cn.ts';
-import { useSession } from '../../auth/session.ts';
+import { useSession } from '../../../lib/session.ts';
 
 export interface SessionCtaProps {
   /** What a signed-out visitor reads; signed-in people always read "Go to Dashboard". */

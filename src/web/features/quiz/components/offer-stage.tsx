@@ -6,7 +6,7 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Link } from 'react-router';
-import { useSession } from '../../auth/session.ts';
+import { useSession } from '../../../lib/session.ts';
 import { useOfferCheckout } from '../use-offer-checkout.ts';
 import { OfferCountdown } from './offer-countdown.tsx';
 

@@ -18,7 +18,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { useSession } from '../../auth/session.ts';
+import { useSession } from '../../../lib/session.ts';
 import { FlowPage } from '../components/flow-page.tsx';
 import {
   countModelsTowardLimit,

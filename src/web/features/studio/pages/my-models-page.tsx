@@ -22,7 +22,7 @@ import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { sessionQueryKey, useSession } from '../../auth/session.ts';
+import { sessionQueryKey, useSession } from '../../../lib/session.ts';
 import { ModelCard } from '../components/model-card.tsx';
 import { canChooseModel } from '../model-status.ts';
 import { deleteModel, modelsQueryOptions, selectModel, studioQueryKeys } from '../studio-api.ts';

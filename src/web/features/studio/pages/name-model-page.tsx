@@ -13,7 +13,7 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { sessionQueryKey, useSession } from '../../auth/session.ts';
+import { sessionQueryKey, useSession } from '../../../lib/session.ts';
 import { billingQueryKey } from '../../billing/billing-api.ts';
 import { FlowPage } from '../components/flow-page.tsx';
 import { trainingPayment } from '../create-model-rules.ts';

@@ -16,7 +16,7 @@ import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { cn } from '../../../lib/cn.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { sessionQueryKey } from '../../auth/session.ts';
+import { sessionQueryKey } from '../../../lib/session.ts';
 import { FlowPage } from '../components/flow-page.tsx';
 import { PhotoCard } from '../components/photo-card.tsx';
 import { PhotoCounts } from '../components/photo-counts.tsx';

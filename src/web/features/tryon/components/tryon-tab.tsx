@@ -10,7 +10,7 @@ import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { StickyActionBar } from '../../../components/ui/sticky-action-bar.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
-import { sessionQueryKey, useSession } from '../../auth/session.ts';
+import { sessionQueryKey, useSession } from '../../../lib/session.ts';
 import {
   putTryOn,
   registerTryOnEventHandlers,

@@ -11,7 +11,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { useSession } from '../../auth/session.ts';
+import { useSession } from '../../../lib/session.ts';
 import { PlanCard } from '../../billing/components/plan-card.tsx';
 import { PlanGrid } from '../../billing/components/plan-grid.tsx';
 import afterUrl from '../assets/tryon-after.webp';

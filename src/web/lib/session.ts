@@ -1,9 +1,9 @@
 import { useCallback } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 // Type-only: the schemas live with zod, which the landing bundle does not need.
-import type { MeResponse, Profile, Subscription } from '../../../common/api/account.ts';
-import { api, isApiError } from '../../lib/api-client.ts';
-import { useHydrationSafe } from '../../lib/use-hydration-safe.ts';
+import type { MeResponse, Profile, Subscription } from '../../common/api/account.ts';
+import { api, isApiError } from './api-client.ts';
+import { useHydrationSafe } from './use-hydration-safe.ts';
 
 /** What `GET /api/me` answers for a signed-in user. */
 export type Session = MeResponse;
