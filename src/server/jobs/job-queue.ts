@@ -131,7 +131,9 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         connectionString: database.connectionString,
         max: 4,
         supervise: options.supervise,
-        useListenNotify: options.supervise,
+        // Not on a server: pg-boss 12.35's listening client has no 'error' handler, so a
+        // Postgres restart crashed the process (tests/api/postgres-restart.test.ts). Polling only.
+        useListenNotify: false,
         schedule: options.supervise,
         monitorIntervalSeconds: options.monitorSeconds,
         superviseIntervalSeconds: options.monitorSeconds,
