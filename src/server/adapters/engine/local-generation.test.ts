@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,11 +13,17 @@ import { storageKey } from '../storage/storage.ts';
 import type { GenerationEngine, GenerationRequest } from './generation-engine.ts';
 import {
   createLocalGenerationEngine,
+  cutoutOrder,
   localGenerationRules,
   renderPicture,
   sceneOf,
+  seedOf,
 } from './local-generation.ts';
-import { createLocalTrainingEngine, readLikenessProfile } from './local-training.ts';
+import {
+  createLocalTrainingEngine,
+  readLikenessProfile,
+  type LikenessProfile,
+} from './local-training.ts';
 import { loadCutout } from './studio/cutouts.ts';
 import { examplePrompts as prompts } from './studio/prompt-examples.ts';
 import { composePerson, type Cutout } from './studio/compose.ts';
@@ -161,10 +168,9 @@ describe('local generation engine (the offline studio)', () => {
         expect(Math.max(meta.width, meta.height)).toBeGreaterThanOrEqual(2048);
         const profile = await readLikenessProfile(storage, people[person].weights);
         const likeness = await likenessOf(outcome.image.bytes, profile.embedding);
-        // Measured (MobileFace, decision 022): 0.89-0.93 × the user's own photos' score for these
-        // two (person B's four photos are edits of one, so their own score is 0.98). The issue's
-        // goal is 0.9 ×; the cut-out's new background costs the rest.
-        expect(likeness).toBeGreaterThanOrEqual(0.85 * people[person].ownScore);
+        // The issue's bar: 0.9 × the user's own photos' score. The engine holds its pictures to
+        // 0.92 × and makes a miss again (decision 034).
+        expect(likeness).toBeGreaterThanOrEqual(0.9 * people[person].ownScore);
       }
     },
     240_000,
@@ -294,6 +300,39 @@ describe('local generation engine (the offline studio)', () => {
       ]);
     }
   }, 300_000);
+
+  it('makes a picture that lost the likeness again from another photo of the person', async () => {
+    // A's profile whose cut-outs include someone else's photo (B's), as typical as A's own: a
+    // picture made from it does not look like A, and the engine must notice and use A's photo.
+    const profileA = await readLikenessProfile(storage, people.a.weights);
+    const profileB = await readLikenessProfile(storage, people.b.weights);
+    const [cutoutA, cutoutB] = [profileA.cutouts[0]!, profileB.cutouts[0]!];
+    const mixed = {
+      ...profileA,
+      cutouts: [cutoutB, cutoutA].map((c) => ({ ...c, typicality: 0.9 })),
+    };
+    const onlyB = { ...mixed, cutouts: [mixed.cutouts[0]!] };
+    const onlyA = { ...mixed, cutouts: [mixed.cutouts[1]!] };
+    const draftEngine = createLocalGenerationEngine({ storage, draft: true });
+    const likenessToA = async (profile: LikenessProfile, generationId: string) => {
+      const key = storageKey('users', 'user-1', 'models', 'mixed', `${randomUUID()}.json`);
+      await storage.put(key, Buffer.from(JSON.stringify(profile)), 'application/json');
+      const outcome = await draftEngine.generate(
+        request('a', { weights: key, generationId }),
+        signal(),
+      );
+      if (outcome.status !== 'succeeded') throw new Error(`Not made: ${JSON.stringify(outcome)}`);
+      return likenessOf(outcome.image.bytes, profileA.embedding);
+    };
+    // This generation's seed picks B's photo first.
+    const generationId = ['g-1', 'g-2', 'g-3', 'g-4'].find(
+      (id) => cutoutOrder(mixed, seedOf(id))[0]!.key === cutoutB.key,
+    )!;
+    const fromA = await likenessToA(onlyA, generationId);
+    const fromB = await likenessToA(onlyB, generationId);
+    expect(fromB).toBeLessThan(0.7 * fromA);
+    expect(await likenessToA(mixed, generationId)).toBeGreaterThanOrEqual(0.95 * fromA);
+  }, 120_000);
 
   it('fails with its reason when the likeness profile is missing or of an older shape', async () => {
     const missing = await engine.generate(

@@ -81,6 +81,11 @@ export const likenessProfileSchema = z.object({
    * pictures are scored against (decision 033). Absent from profiles made before it.
    */
   greyEmbedding: z.array(z.number()).optional(),
+  /**
+   * The mean likeness of the usable photos to `embedding`: what the user's own photos score, the
+   * bar a picture's likeness is held to. Absent from profiles made before it.
+   */
+  ownLikeness: z.number().optional(),
   photos: z.object({ read: z.number().int(), usable: z.number().int() }),
 });
 
@@ -205,6 +210,9 @@ export function createLocalTrainingEngine({ storage }: { storage: Storage }): Tr
       cutouts,
       embedding,
       ...(greyEmbedding && { greyEmbedding }),
+      ownLikeness:
+        usable.reduce((sum, c) => sum + faceSimilarity(c.face.embedding, embedding), 0) /
+        usable.length,
       photos: { read: entries.length, usable: usable.length },
     };
     const weights = storageKey(...folder, 'profile.json');
