@@ -83,6 +83,31 @@ test('a cancelled checkout returns to the plans and says nothing was charged', a
   await expect(page.getByText('No active plan')).toBeVisible();
 });
 
+test('on a phone, a cancelled credit pack checkout returns to the packs and says nothing was charged', async ({
+  page,
+}) => {
+  await page.setViewportSize(phone);
+  await signUpInBrowser(page, 'cancels-pack');
+  await subscribeThroughApi(page, 'price_basic');
+  await page.goto('/buy-credits');
+  const balance = page.getByRole('banner').getByRole('link', { name: /^Credit balance: / });
+  const before = await balance.getAttribute('aria-label');
+  await page
+    .getByRole('article', { name: '200 Credits' })
+    .getByRole('button', { name: 'Buy Now' })
+    .click();
+  await expect(page).toHaveURL(/\/test-checkout\/[^/]+$/);
+  await page.getByRole('button', { name: 'Cancel and return' }).click();
+
+  await expect(page).toHaveURL('/buy-credits');
+  const notice = page.getByTestId('checkout-cancelled');
+  await expect(notice).toHaveText('Checkout cancelled. You have not been charged.');
+  expect(await wholeAboveTheFold(page, notice)).toBe(true);
+  await page.screenshot({ path: `${screenshotDir}/checkout-cancelled-390.png` });
+  // Nothing was bought: the balance is what it was.
+  await expect(balance).toHaveAttribute('aria-label', before!);
+});
+
 test('without a plan, the dashboard leads to the plans; on a phone its tabs start on the first screen', async ({
   page,
 }) => {
