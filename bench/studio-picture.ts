@@ -15,7 +15,6 @@
 // also catches a peak while the main thread is busy and the sampler cannot run.
 import type { RgbImage } from '../src/server/images/rgb-image.ts';
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,9 +24,11 @@ import sharp from 'sharp';
 import type { GenerationRequest } from '../src/server/adapters/engine/generation-engine.ts';
 import {
   createLocalGenerationEngine,
+  cutoutOrder,
   localGenerationRules,
   renderPicture,
   sceneOf,
+  seedOf,
 } from '../src/server/adapters/engine/local-generation.ts';
 import {
   createLocalTrainingEngine,
@@ -38,6 +39,8 @@ import { loadCutout } from '../src/server/adapters/engine/studio/cutouts.ts';
 import type { PresetScene } from '../src/server/adapters/engine/studio/scene.ts';
 import { LocalStorage } from '../src/server/adapters/storage/local-storage.ts';
 import { storageKey } from '../src/server/adapters/storage/storage.ts';
+import { openAnalysis } from '../src/server/images/analysis.ts';
+import { smallPoolSize } from '../src/server/images/thread-pool.ts';
 import { closeUpscaler, defaultUpscaleModel, upscaleFactor } from '../src/server/images/upscale.ts';
 import { writeResults } from './support/results.ts';
 
@@ -134,10 +137,6 @@ function requestOf(index: number, weights: string): GenerationRequest {
       : null,
   };
 }
-
-/** The engine's seed for a generation id (local-generation.ts), so the floor resizes the same picture. */
-const seedOf = (generationId: string) =>
-  createHash('sha256').update(generationId).digest().readUInt32BE(0);
 
 /** VmHWM of this process in bytes: the kernel's peak. */
 function peakRss(): number {
@@ -241,6 +240,8 @@ async function measure(
 }
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'likeness-bench-studio-'));
+// As in the worker process: the engine's likeness check runs on the analysis threads.
+const analysis = openAnalysis({ threads: smallPoolSize() });
 try {
   console.log(`studio-picture: ${rounds} pictures per row after one warm-up`);
   const trainingStarted = performance.now();
@@ -297,8 +298,7 @@ try {
   for (let round = 0; round < Math.min(rounds, requests.length); round++) {
     const request = requestOf(round, weights);
     const seed = seedOf(request.generationId);
-    const choices = profile.cutouts.slice(0, localGenerationRules.cutoutChoices);
-    const cutout = await loadCutout(storage, choices[seed % choices.length]!);
+    const cutout = await loadCutout(storage, cutoutOrder(profile, seed)[0]!);
     pictures.push(await renderPicture(cutout, sceneOf(request), seed, { grain: false }));
   }
   const lanczos = (picture: RgbImage) =>
@@ -349,7 +349,7 @@ try {
     'load average at the end (1 min)': os.loadavg()[0]!.toFixed(2),
     profile: `person A's 8 photos (assets/seed/person-a) through createLocalTrainingEngine in a child process: ${profile.cutouts.length} cut-outs, in ${trainingMs} ms`,
     requests: requests.map((request) => request.label).join('; '),
-    method: `one picture at a time, ${rounds} per row (the five requests in turn) after one warm-up request (the HD warm-up starts the upscaler's threads and loads the model); CPU is process.cpuUsage (every thread) over the measured pictures; peak RSS is the higher of process.memoryUsage().rss sampled every ${sampleEveryMs} ms and the kernel's VmHWM, both over the row with its warm-up; rows run draft, HD, then the floor after closeUpscaler(), so no row runs beside another's work, but each starts from the RSS the earlier rows left (the process does not give all of it back)`,
+    method: `one picture at a time, ${rounds} per row (the five requests in turn) after one warm-up request (the HD warm-up starts the upscaler's threads and loads the model); the engine measures each picture's likeness on the analysis threads (${smallPoolSize()}, as the worker's default), whose models count in the RSS; CPU is process.cpuUsage (every thread) over the measured pictures; peak RSS is the higher of process.memoryUsage().rss sampled every ${sampleEveryMs} ms and the kernel's VmHWM, both over the row with its warm-up; rows run draft, HD, then the floor after closeUpscaler(), so no row runs beside another's work, but each starts from the RSS the earlier rows left (the process does not give all of it back)`,
     'RSS before the first row': `${rssBeforeMb} MB`,
     'highest RSS sampled in the whole run': `${overallPeakMb} MB`,
     [`time target (≤ ${targetMs / 1000} s per HD picture, median)`]: `${verdict(hd.medianMs <= targetMs)} (median ${(hd.medianMs / 1000).toFixed(1)} s, max ${(hd.maxMs / 1000).toFixed(1)} s${hd.maxMs > targetMs ? ', the slowest over the target' : ''})`,
@@ -380,6 +380,7 @@ try {
   console.log(`\n${markdown}`);
   writeResults('studio-picture', markdown, { ...meta, rounds, trainingMs, rows });
 } finally {
+  await analysis.close();
   sampler.stop();
   await closeUpscaler();
   rmSync(root, { recursive: true, force: true });

@@ -40,7 +40,8 @@ import { EngineError } from './training-engine.ts';
  * 4. Upscaled ×4 with a super-resolution model (images/upscale.ts) to an HD picture, marked with
  *    the small "Preview" badge so it is never taken for an AI render.
  * 5. Its likeness measured: below `likenessFloor` of the user's own photos, made again from the
- *    next cut-out, then in softer coloured light; the most alike is kept.
+ *    next cut-out, then with more of the face kept from under the grade, then also in softer
+ *    coloured light; the most alike is kept.
  */
 
 export const localGenerationRules = {
@@ -60,6 +61,8 @@ export const localGenerationRules = {
    * photos lose more of the person than others under a scene's light (decision 034).
    */
   likenessFloor: 0.92,
+  /** The face's share given back from under the grade in the last tries (others: 0.65). */
+  rescueFaceStrength: 0.85,
 } as const;
 
 export function createLocalGenerationEngine({
@@ -111,11 +114,12 @@ export function createLocalGenerationEngine({
       const scene = sceneOf(request);
       const floor = localGenerationRules.likenessFloor * ownLikenessOf(profile);
 
-      async function make(cutout: LikenessCutout, lit: Scene) {
+      async function make(cutout: LikenessCutout, lit: Scene, faceStrength?: number) {
         // HD pictures get their grain after super-resolution, at the size it is seen.
         const picture = await renderPicture(await loadCutout(storage, cutout), lit, seed, {
           grain: draft,
           signal,
+          faceStrength,
         });
         checkAborted(signal);
         const hd = draft ? picture : await grainedHd(picture, lit, seed);
@@ -136,10 +140,13 @@ export function createLocalGenerationEngine({
         if (!best || made.likeness > best.likeness) best = made;
         if (made.likeness >= floor) break;
       }
-      // No photo kept the likeness under the scene's coloured light: the best once more, in
-      // that light softened.
-      if (best!.likeness < floor) {
-        const made = await make(best!.cutout, softenedLight(scene));
+      // No photo kept the likeness under the scene: the best one once more with more of the
+      // face given back from under the grade (a heavy grade's loss), then also in softened
+      // coloured light (a strong coloured rim's loss).
+      const { rescueFaceStrength } = localGenerationRules;
+      for (const lit of [scene, softenedLight(scene)]) {
+        if (best!.likeness >= floor) break;
+        const made = await make(best!.cutout, lit, rescueFaceStrength);
         if (made.likeness > best!.likeness) best = made;
       }
       return {
@@ -216,7 +223,7 @@ export async function renderPicture(
   cutout: Cutout,
   scene: Scene,
   seed: number,
-  options: { grain?: boolean; signal?: AbortSignal } = {},
+  options: { grain?: boolean; signal?: AbortSignal; faceStrength?: number } = {},
 ): Promise<StudioPicture> {
   const { width, height } = localGenerationRules.canvas;
   const backdrop = await paintBackdrop(scene, width, height, seed);
@@ -225,7 +232,13 @@ export async function renderPicture(
   const composition = composePerson(backdrop, cutout, scene, backdropLight(scene).ambient);
   const finished = finishPicture(composition.image, scene, seed, { grain: options.grain ?? true });
   return {
-    ...protectFace(finished, composition.image, composition.landmarks, scene.treatment),
+    ...protectFace(
+      finished,
+      composition.image,
+      composition.landmarks,
+      scene.treatment,
+      options.faceStrength,
+    ),
     face: composition.landmarks,
   };
 }

@@ -648,6 +648,8 @@ export function protectFace(
   before: RgbImage,
   landmarks: FaceLandmarks,
   treatment: Scene['treatment'],
+  /** How much of the face is given back, instead of the treatment's share. */
+  strength?: number,
 ): RgbImage {
   const rules = faceProtection;
   const face = faceGeometry(landmarks);
@@ -658,7 +660,7 @@ export function protectFace(
   const { width, height } = finished;
   const out = Buffer.from(finished.data);
   const lightnessOnly = rules.lightnessOnly.includes(treatment);
-  const amount = rules.amountFor[treatment] ?? rules.amount;
+  const amount = strength ?? rules.amountFor[treatment] ?? rules.amount;
   const p: [number, number, number] = [0, 0, 0];
   const q: [number, number, number] = [0, 0, 0];
   const rgb: [number, number, number] = [0, 0, 0];
