@@ -40,8 +40,8 @@ import { EngineError } from './training-engine.ts';
  * 4. Upscaled ×4 with a super-resolution model (images/upscale.ts) to an HD picture, marked with
  *    the small "Preview" badge so it is never taken for an AI render.
  * 5. Its likeness measured: below `likenessFloor` of the user's own photos, made again from the
- *    next cut-out, then with more of the face kept from under the grade, then also in softer
- *    coloured light; the most alike is kept.
+ *    next cut-out, then with more of the face kept from under the grade, then in softer coloured
+ *    light; the most alike is kept.
  */
 
 export const localGenerationRules = {
@@ -61,7 +61,7 @@ export const localGenerationRules = {
    * photos lose more of the person than others under a scene's light (decision 034).
    */
   likenessFloor: 0.92,
-  /** The face's share given back from under the grade in the last tries (others: 0.65). */
+  /** The face's share given back from under the grade in the first rescue (others: 0.65). */
   rescueFaceStrength: 0.85,
 } as const;
 
@@ -141,12 +141,15 @@ export function createLocalGenerationEngine({
         if (made.likeness >= floor) break;
       }
       // No photo kept the likeness under the scene: the best one once more with more of the
-      // face given back from under the grade (a heavy grade's loss), then also in softened
-      // coloured light (a strong coloured rim's loss).
-      const { rescueFaceStrength } = localGenerationRules;
-      for (const lit of [scene, softenedLight(scene)]) {
+      // face given back from under the grade (a heavy grade's loss), then in softened coloured
+      // light instead (a strong coloured rim's loss).
+      const rescues: [Scene, number | undefined][] = [
+        [scene, localGenerationRules.rescueFaceStrength],
+        [softenedLight(scene), undefined],
+      ];
+      for (const [lit, faceStrength] of rescues) {
         if (best!.likeness >= floor) break;
-        const made = await make(best!.cutout, lit, rescueFaceStrength);
+        const made = await make(best!.cutout, lit, faceStrength);
         if (made.likeness > best!.likeness) best = made;
       }
       return {
