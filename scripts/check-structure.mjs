@@ -1,9 +1,11 @@
-// `npm run check` (part of `npm test`): no import cycle between the folders of src/server.
+// `npm run check` (part of `npm test`): no import cycle between the folders of src/server, and
+// the features listed in `publicFiles` entered from elsewhere only through those files.
 // A folder is a feature (`features/<name>`), an adapter family (`adapters/<name>`) or any other
 // folder under src/server (`db`, `jobs`, `images`, …); each file directly in src/server (the
 // composition root: `runtime.ts`, `app.ts`, `config.ts`, …) stands alone. Type-only imports
 // count too: a cycle of types is still a corridor running both ways. Tests are left out (a test
-// may reach into any room). Prints each cycle with one import per arrow, and exits 1.
+// may reach into any room). Prints each cycle with one import per arrow, and each import through
+// a back door, and exits 1.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +28,16 @@ function folderOf(file) {
   return parts[0];
 }
 
+// The features whose other files are theirs alone: from any other folder, only these files may
+// be imported. The composition root (files directly in src/server) wires features and is exempt.
+const publicFiles = new Map([
+  // credits.ts: paid actions (gates, charge, refund; decision 035); billing.ts: the wiring's type.
+  ['features/billing', ['credits.ts', 'billing.ts']],
+]);
+
 /** folder → (imported folder → one import that makes the arrow, for the message) */
 const arrows = new Map();
+const backDoors = [];
 const importPattern = /^\s*(?:import|export)\b[^'";]*?\bfrom\s+'(\.{1,2}\/[^']+)'/gm;
 for (const file of sourceFiles(root)) {
   const from = folderOf(file);
@@ -36,6 +46,13 @@ for (const file of sourceFiles(root)) {
     if (!target.startsWith(root)) continue;
     const to = folderOf(target);
     if (to === from) continue;
+    const open = publicFiles.get(to);
+    const inRoot = path.dirname(file) === path.resolve(root);
+    if (open && !inRoot && !open.includes(path.relative(path.join(root, to), target)))
+      backDoors.push(
+        `${path.relative(root, file)} → ${path.relative(root, target)} ` +
+          `(${to} is entered through ${open.join(' or ')})`,
+      );
     if (!arrows.has(from)) arrows.set(from, new Map());
     if (!arrows.get(from).has(to))
       arrows.get(from).set(to, `${path.relative(root, file)} → ${path.relative(root, target)}`);
@@ -65,8 +82,13 @@ function visit(folder) {
 }
 for (const folder of arrows.keys()) if (!order.has(folder)) visit(folder);
 
-if (cycles.length === 0) {
-  console.log(`structure: no import cycle between the ${order.size} folders of src/server`);
+for (const entry of backDoors) console.error(`Import through a feature's back door: ${entry}`);
+
+if (cycles.length === 0 && backDoors.length === 0) {
+  console.log(
+    `structure: no import cycle between the ${order.size} folders of src/server; ` +
+      `${[...publicFiles.keys()].join(', ')} entered only through public files`,
+  );
 } else {
   for (const cycle of cycles) {
     console.error(`Import cycle between folders of src/server: ${cycle.join(', ')}`);

@@ -5,10 +5,8 @@
 //   npm run credits -- show <email>                       balance and last 20 changes
 //
 // With DATABASE_URL set, a running app's open pages hear of the change (subscription.updated).
-import { randomUUID } from 'node:crypto';
+import { createOperatorCredits } from '../features/billing/credits.ts';
 import { createMemoryEventBus, createPostgresEventBus } from '../features/events/event-bus.ts';
-import { adjust, createCreditLedger } from '../features/billing/ledger.ts';
-import { findSubscription, findUserIdByEmail } from '../features/billing/repository.ts';
 import { AppError } from '../http/app-error.ts';
 import { CliError, openCliContext, runCli } from './cli-context.ts';
 
@@ -31,30 +29,27 @@ await runCli(async () => {
     ? createPostgresEventBus(database.notifications)
     : createMemoryEventBus();
   try {
-    const userId = await findUserIdByEmail(database.db, email);
+    const credits = createOperatorCredits({ db: database.db, events });
+    const userId = await credits.userIdByEmail(email);
     if (!userId) throw new CliError(`No account with the email ${email}.`);
-    const ledger = createCreditLedger({ db: database.db, events });
 
     if (command === 'adjust') {
-      const result = await ledger
-        .transaction((tx) => adjust(tx, userId, delta, note, `operator:${randomUUID()}`))
-        .catch((error: unknown) => {
-          if (error instanceof AppError) throw new CliError(error.message);
-          throw error;
-        });
+      const result = await credits.adjust(userId, delta, note).catch((error: unknown) => {
+        if (error instanceof AppError) throw new CliError(error.message);
+        throw error;
+      });
       console.log(
         `${delta > 0 ? 'Added' : 'Removed'} ${Math.abs(delta)} credits for ${email}: balance ${result.balance}.`,
       );
       return;
     }
 
-    const row = await findSubscription(database.db, userId);
+    const { subscription: row, entries } = await credits.statement(userId, 20);
     console.log(
       `${email}: ${row?.credits ?? 0} credits, ${row?.monthlyFreeTrainingsLeft ?? 1} free training(s) left, ` +
         `${row?.active ? `active ${row.tier}` : 'no active plan'}`,
     );
-    const history = await ledger.history(userId, undefined, 20);
-    for (const entry of history.entries) {
+    for (const entry of entries) {
       const sign = entry.delta > 0 ? '+' : '';
       console.log(
         `  ${entry.createdAt.toISOString()}  ${`${sign}${entry.delta}`.padStart(6)}  → ${String(entry.balanceAfter).padStart(6)}  ${entry.reason}  ${entry.reference}${entry.note ? `  (${entry.note})` : ''}`,

@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { EventBus } from '../events/event-bus.ts';
+import { createCredits } from './credits.ts';
 import { createFulfilment } from './fulfilment.ts';
 import { monthlyGrantJob } from './jobs.ts';
 import { createCreditLedger } from './ledger.ts';
@@ -11,7 +12,8 @@ import { createBillingService } from './service.ts';
 
 /**
  * The billing feature wired together around the provider the composition root chose: the
- * ledger (with its events), fulfilment (webhooks, return pages, jobs) and the service (routes).
+ * ledger (with its events), the credits other features pay through, fulfilment (webhooks,
+ * return pages, jobs) and the service (routes).
  */
 export function createBilling(deps: {
   config: Config;
@@ -45,7 +47,8 @@ export function createBilling(deps: {
     fulfilment,
     ...(logger ? { logger } : {}),
   });
-  return { provider, ledger, fulfilment, service };
+  const credits = createCredits({ db, ledger });
+  return { provider, ledger, credits, fulfilment, service };
 }
 
 export type Billing = ReturnType<typeof createBilling>;

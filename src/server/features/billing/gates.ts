@@ -43,23 +43,37 @@ export function requireActiveSubscription(
   if (!hasActiveSubscription(subject)) throw new AppError('SUBSCRIPTION_REQUIRED', message);
 }
 
+/** The features of Pro, Premium and Enterprise, each with the specification's refusal. */
+const proFeatures = {
+  customPrompt: { allowed: canUseCustomPrompts, message: messages.generation.customPromptsProOnly },
+  bulk: { allowed: canUseBulk, message: messages.bulk.proOnly },
+  tryOn: { allowed: canUseTryOn, message: messages.tryon.proOnly },
+} as const;
+
+export type ProFeature = keyof typeof proFeatures;
+
+/** The tier alone allows the feature (TIER_REQUIRED otherwise); says nothing of being active. */
+export function requireTierFor(feature: ProFeature, tier: string): void {
+  const { allowed, message } = proFeatures[feature];
+  if (!allowed(toTier(tier))) throw new AppError('TIER_REQUIRED', message);
+}
+
 /** Custom prompts: Pro, Premium, Enterprise. */
 export function requireCustomPrompts(subject: GateSubject): void {
   requireActiveSubscription(subject);
-  if (!canUseCustomPrompts(tierOf(subject)))
-    throw new AppError('TIER_REQUIRED', messages.generation.customPromptsProOnly);
+  requireTierFor('customPrompt', subject.tier);
 }
 
 /** Bulk generation: Pro, Premium, Enterprise. */
 export function requireBulk(subject: GateSubject): void {
   requireActiveSubscription(subject);
-  if (!canUseBulk(tierOf(subject))) throw new AppError('TIER_REQUIRED', messages.bulk.proOnly);
+  requireTierFor('bulk', subject.tier);
 }
 
 /** Virtual try-on in the studio: Pro, Premium, Enterprise. */
 export function requireTryOn(subject: GateSubject): void {
   requireActiveSubscription(subject);
-  if (!canUseTryOn(tierOf(subject))) throw new AppError('TIER_REQUIRED', messages.tryon.proOnly);
+  requireTierFor('tryOn', subject.tier);
 }
 
 /** One more AI model fits the plan (Basic 1, Pro 5, Premium and Enterprise 20). */
@@ -91,6 +105,36 @@ export function requireTrainingAllowance(subject: GateSubject): void {
   requireActiveSubscription(subject, messages.createModel.subscriptionRequired);
   if (subject.monthlyFreeTrainingsLeft > 0) return;
   requireCredits(subject, costs.trainingCredits, 'training');
+}
+
+/**
+ * The gates other features name (through `credits.ts`) for what they do, in the order and with
+ * the messages of the specification's screens:
+ * - `generation`: an image of a preset; an active subscription.
+ * - `customPrompt`, `bulk`, `tryOn`: the Pro tier first, then an active subscription.
+ * - `training`: a free place for one more model, then a free training or its 50 credits.
+ * - `chooseModel`: choosing the default model, Pro and above with an active subscription.
+ * The credits themselves are checked by the spend (`ledger.ts`), atomically.
+ */
+export type Gate = 'generation' | ProFeature | 'training' | 'chooseModel';
+
+/** Throws the gate's AppError when `subject` may not pass; `models`: the user's models now. */
+export function requireGate(gate: Gate, subject: GateSubject, models = 0): void {
+  switch (gate) {
+    case 'training':
+      requireModelSlot(subject, models);
+      requireTrainingAllowance(subject);
+      return;
+    case 'chooseModel':
+      if (!subject.active || !canUseCustomPrompts(tierOf(subject)))
+        throw new AppError('TIER_REQUIRED', messages.models.selectProOnly);
+      return;
+    case 'generation':
+      break;
+    default:
+      requireTierFor(gate, subject.tier);
+  }
+  requireActiveSubscription(subject, messages.generation.needSubscription);
 }
 
 /** The message for a spend that the balance cannot cover. */

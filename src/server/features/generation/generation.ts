@@ -23,7 +23,7 @@ export function createGeneration(deps: {
   storage: Storage;
   queue: JobQueue;
   events: EventBus;
-  billing: Pick<Billing, 'ledger'>;
+  billing: Pick<Billing, 'credits'>;
   catalog: ReturnType<typeof createCatalogService>;
   studio: Pick<Studio, 'service'>;
   engine: GenerationEngine;
@@ -31,7 +31,8 @@ export function createGeneration(deps: {
   logger: FastifyBaseLogger;
 }) {
   const { config, db, storage, queue, events, catalog, engine, logger } = deps;
-  const transaction = deps.billing.ledger.transaction;
+  const { credits } = deps.billing;
+  const transaction = credits.transaction;
   const service = createGenerationService({
     db,
     storage,
@@ -43,6 +44,7 @@ export function createGeneration(deps: {
     },
     engineName: engine.name,
     makesPreviews: engine.makesPreviews,
+    credits,
     transaction,
     logger,
   });
@@ -56,6 +58,7 @@ export function createGeneration(deps: {
       modelById: (id) => deps.studio.service.modelById(id),
       enginePreset: (id) => catalog.enginePreset(id),
     },
+    credits,
     transaction,
     staleAfterMinutes: config.generation.staleAfterMinutes,
     nsfwThreshold: config.nsfwThreshold,

@@ -8,21 +8,12 @@ import {
   type GenerationsPage,
 } from '../../../common/api/generation.ts';
 import { messages } from '../../../common/messages.ts';
-import {
-  canUseBulk,
-  canUseCustomPrompts,
-  costs,
-  likenessPercent,
-  lists,
-  toTier,
-} from '../../../common/product.ts';
+import { costs, likenessPercent, lists } from '../../../common/product.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
-import { requireActiveSubscription } from '../billing/gates.ts';
-import { spend } from '../billing/ledger.ts';
-import { findSubscription, lockSubscription } from '../billing/repository.ts';
+import type { Credits } from '../billing/credits.ts';
 import type { EnginePreset } from '../catalog/service.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { ModelRow } from '../studio/repository.ts';
@@ -61,10 +52,15 @@ export interface GenerationServiceDeps {
   sources: GenerationSources;
   engineName: string;
   makesPreviews: boolean;
+  /** Billing's door: the gates and the spend of each image. */
+  credits: Pick<Credits, 'charge' | 'checkTier'>;
   /** Runs work in one transaction and publishes balance changes after commit (the ledger's). */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   logger: FastifyBaseLogger;
 }
+
+/** The plan gates of generation's requests (billing's names). */
+type PaidGate = 'generation' | 'customPrompt' | 'bulk';
 
 /** The reference of a generation's spend (and its refund). */
 export const generationReference = (id: string) => `generation:${id}`;
@@ -153,25 +149,34 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     return model;
   }
 
-  /**
-   * Pays for and records images, and enqueues one job each, in the caller's transaction: the
-   * images exist, are paid and will be made, or none of it happened.
-   */
-  async function accept(
-    tx: Executor,
-    userId: string,
-    items: Omit<NewGenerationRow, 'id' | 'userId' | 'engine' | 'isPreview'>[],
-    reason: 'generation' | 'bulk_generation',
-  ): Promise<GenerationRow[]> {
-    const rows = items.map((item) => ({
+  type Item = Omit<NewGenerationRow, 'id' | 'userId' | 'engine' | 'isPreview'>;
+
+  /** The rows of new images, their ids made here so that the charge can name them. */
+  function newRows(userId: string, items: Item[]): NewGenerationRow[] {
+    return items.map((item) => ({
       ...item,
       id: randomUUID(),
       userId,
       engine: deps.engineName,
       isPreview: deps.makesPreviews,
     }));
-    for (const row of rows)
-      await spend(tx, userId, costs.creditsPerImage, reason, generationReference(row.id));
+  }
+
+  /** Checks the gate and pays for the images, in the caller's transaction (none cost nothing). */
+  async function pay(tx: Executor, userId: string, gate: PaidGate, rows: NewGenerationRow[]) {
+    await deps.credits.charge(tx, userId, {
+      gate,
+      reason: gate === 'bulk' ? 'bulk_generation' : 'generation',
+      amount: gate === 'bulk' ? costs.creditsPerBulkImage : costs.creditsPerImage,
+      reference: rows.map((row) => generationReference(row.id)),
+    });
+  }
+
+  /**
+   * Records paid images and enqueues one job each, in the transaction that paid for them: the
+   * images exist, are paid and will be made, or none of it happened.
+   */
+  async function record(tx: Executor, userId: string, rows: NewGenerationRow[]) {
     const inserted = await insertGenerations(tx, rows);
     await queue.sendMany(
       generateImageJob,
@@ -181,15 +186,15 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     return inserted;
   }
 
-  /** A tier gate read before anything else (the transaction checks it again under the lock). */
-  async function requireTier(
-    userId: string,
-    allowed: (tier: ReturnType<typeof toTier>) => boolean,
-    message: string,
-  ): Promise<void> {
-    const subscription = await findSubscription(db, userId);
-    if (!allowed(toTier(subscription?.tier ?? 'none')))
-      throw new AppError('TIER_REQUIRED', message);
+  /** One image: gate, spend, row and job in one transaction (the subscription locked). */
+  async function single(userId: string, gate: PaidGate, item: Item): Promise<Generation> {
+    const row = await deps.transaction(async (tx) => {
+      const rows = newRows(userId, [item]);
+      await pay(tx, userId, gate, rows);
+      return (await record(tx, userId, rows))[0]!;
+    });
+    await publishUpdated([row]);
+    return toGeneration(row);
   }
 
   function encodeCursor(row: GenerationRow): string {
@@ -219,26 +224,13 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       const model = (await readyModel(userId, request.userModelId))!;
       const [preset] = await sources.enginePresets([request.presetId]);
       if (!preset) throw new AppError('NOT_FOUND', messages.catalog.modelNotFound);
-      const [row] = await deps.transaction(async (tx) => {
-        const subscription = await lockSubscription(tx, userId);
-        requireActiveSubscription(subscription, messages.generation.needSubscription);
-        return accept(
-          tx,
-          userId,
-          [
-            {
-              userModelId: model.id,
-              userModelName: model.name,
-              presetId: preset.id,
-              modelName: preset.displayName,
-              promptText: null,
-            },
-          ],
-          'generation',
-        );
+      return single(userId, 'generation', {
+        userModelId: model.id,
+        userModelName: model.name,
+        presetId: preset.id,
+        modelName: preset.displayName,
+        promptText: null,
       });
-      await publishUpdated([row!]);
-      return toGeneration(row!);
     },
 
     /** One image from the user's own prompt (Pro and above). */
@@ -248,33 +240,18 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     ): Promise<Generation> {
       // The checks in the specification's order; models are read before the transaction (their
       // reads use other connections), the subscription is locked and checked again inside it.
-      await requireTier(userId, canUseCustomPrompts, messages.generation.customPromptsProOnly);
+      await deps.credits.checkTier(userId, 'customPrompt');
       const prompt = request.prompt.trim();
       if (!prompt) throw new AppError('BAD_REQUEST', messages.generation.enterPrompt);
       if (!request.userModelId) throw new AppError('BAD_REQUEST', messages.generation.selectModel);
       const model = (await readyModel(userId, request.userModelId))!;
-      const [row] = await deps.transaction(async (tx) => {
-        const subscription = await lockSubscription(tx, userId);
-        if (!canUseCustomPrompts(toTier(subscription.tier)))
-          throw new AppError('TIER_REQUIRED', messages.generation.customPromptsProOnly);
-        requireActiveSubscription(subscription, messages.generation.needSubscription);
-        return accept(
-          tx,
-          userId,
-          [
-            {
-              userModelId: model.id,
-              userModelName: model.name,
-              presetId: null,
-              modelName: messages.generation.customModelName(model.name),
-              promptText: prompt,
-            },
-          ],
-          'generation',
-        );
+      return single(userId, 'customPrompt', {
+        userModelId: model.id,
+        userModelName: model.name,
+        presetId: null,
+        modelName: messages.generation.customModelName(model.name),
+        promptText: prompt,
       });
-      await publishUpdated([row!]);
-      return toGeneration(row!);
     },
 
     /**
@@ -283,13 +260,13 @@ export function createGenerationService(deps: GenerationServiceDeps) {
      * counted as failures, not charged.
      */
     async bulk(userId: string, request: BulkRequest) {
-      await requireTier(userId, canUseBulk, messages.bulk.proOnly);
+      await deps.credits.checkTier(userId, 'bulk');
       const selected =
         request.kind === 'presets'
           ? [...new Set(request.presetIds)]
           : [...new Set(request.userModelIds)];
       if (selected.length === 0) throw new AppError('BAD_REQUEST', messages.bulk.selectAtLeastOne);
-      let items: Parameters<typeof accept>[2];
+      let items: Item[];
       let label: string;
       if (request.kind === 'custom') {
         const prompt = request.prompt.trim();
@@ -326,26 +303,17 @@ export function createGenerationService(deps: GenerationServiceDeps) {
         label = messages.bulk.presetJobLabel(presets.length, model.name);
       }
       const result = await deps.transaction(async (tx) => {
-        const subscription = await lockSubscription(tx, userId);
-        if (!canUseBulk(toTier(subscription.tier)))
-          throw new AppError('TIER_REQUIRED', messages.bulk.proOnly);
-        requireActiveSubscription(subscription, messages.generation.needSubscription);
-        if (items.length === 0) throw new AppError('BAD_REQUEST', messages.bulk.noneQueued);
-        if (subscription.credits < items.length * costs.creditsPerBulkImage)
-          throw new AppError('INSUFFICIENT_CREDITS', messages.generation.needMoreCredits);
-        const job = await insertBulkJob(tx, {
-          id: randomUUID(),
+        const jobId = randomUUID();
+        const rows = newRows(
           userId,
-          totalImages: items.length,
-          label,
-        });
-        const rows = await accept(
-          tx,
-          userId,
-          items.map((item, index) => ({ ...item, bulkJobId: job.id, bulkPosition: index })),
-          'bulk_generation',
+          items.map((item, index) => ({ ...item, bulkJobId: jobId, bulkPosition: index })),
         );
-        return { job, rows, failures: selected.length - items.length };
+        // The gate first (under the lock); an empty selection passes it having cost nothing.
+        await pay(tx, userId, 'bulk', rows);
+        if (rows.length === 0) throw new AppError('BAD_REQUEST', messages.bulk.noneQueued);
+        const job = await insertBulkJob(tx, { id: jobId, userId, totalImages: rows.length, label });
+        const inserted = await record(tx, userId, rows);
+        return { job, rows: inserted, failures: selected.length - items.length };
       });
       await publishBulkJob(result.job);
       return {

@@ -13,7 +13,7 @@ import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { classifyNsfw, profileSimilarity } from '../../images/analysis.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
-import { refund } from '../billing/ledger.ts';
+import type { Credits } from '../billing/credits.ts';
 import type { EnginePreset } from '../catalog/service.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { ModelRow } from '../studio/repository.ts';
@@ -39,6 +39,7 @@ export interface GenerationWorkerDeps {
     enginePreset(id: string): Promise<EnginePreset | undefined>;
   };
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  credits: Pick<Credits, 'refund'>;
   /**
    * A generation whose job started or last heard from the engine this long ago is reconciled by
    * the sweep: collected from the provider when it has ended there, otherwise canceled, failed
@@ -95,7 +96,8 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
           ? { failureReason: ending.reason }
           : { hasNsfwContent: extra.blocked ?? false, ...(ending.image ?? {}) }),
       });
-      if (ending.status === 'failed') await refund(tx, row.userId, generationReference(row.id));
+      if (ending.status === 'failed')
+        await deps.credits.refund(tx, row.userId, generationReference(row.id));
       const job = row.bulkJobId
         ? await countBulkOutcome(
             tx,

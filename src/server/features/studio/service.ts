@@ -12,20 +12,16 @@ import {
 } from '../../../common/api/studio.ts';
 import { messages } from '../../../common/messages.ts';
 import {
-  canUseCustomPrompts,
   modelName as modelNameRules,
   type Gender,
   photos as photoRules,
-  toTier,
 } from '../../../common/product.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
-import { requireModelSlot, requireTrainingAllowance } from '../billing/gates.ts';
-import { spendTraining } from '../billing/ledger.ts';
-import { lockSubscription } from '../billing/repository.ts';
+import type { Credits } from '../billing/credits.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { deleteFilesJob, startTrainingJob, validatePhotoJob } from './jobs.ts';
 import type { NormalizedPhoto } from '../../images/intake.ts';
@@ -78,6 +74,8 @@ export interface StudioServiceDeps {
   queue: JobQueue;
   events: EventBus;
   engineName: string;
+  /** Billing's door: the training's gate and payment, the gate of choosing a model. */
+  credits: Pick<Credits, 'charge' | 'authorize'>;
   /** Runs work in one transaction and publishes balance changes after commit (the ledger's). */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   similarity: (a: number[], b: number[]) => number;
@@ -323,9 +321,14 @@ export function createStudioService(deps: StudioServiceDeps) {
         );
       const model = await deps
         .transaction(async (tx) => {
-          const subscription = await lockSubscription(tx, userId);
-          requireModelSlot(subscription, await countSlotModels(tx, userId));
-          requireTrainingAllowance(subscription);
+          // The plan's gates first (model limit, a free training or the credits), paid at once:
+          // a refusal below rolls the payment back with everything else.
+          const id = randomUUID();
+          const paid = await deps.credits.charge(tx, userId, {
+            gate: 'training',
+            reference: trainingReference(id),
+            models: () => countSlotModels(tx, userId),
+          });
           const draft = await lockDraft(tx, userId);
           const gender = request.gender ?? (draft.gender as Gender | null);
           if (!gender) throw new AppError('VALIDATION_ERROR', messages.nameModel.genderMissing);
@@ -338,8 +341,6 @@ export function createStudioService(deps: StudioServiceDeps) {
             throw new AppError('VALIDATION_ERROR', messages.upload.tooFewPassed);
           if (photos.length > photoRules.max)
             throw new AppError('VALIDATION_ERROR', messages.upload.tooMany);
-          const id = randomUUID();
-          const paid = await spendTraining(tx, userId, trainingReference(id));
           const inserted = await insertModel(tx, {
             id,
             userId,
@@ -376,9 +377,7 @@ export function createStudioService(deps: StudioServiceDeps) {
     /** Pro and above choose which model generation uses by default (saved on the profile). */
     async selectModel(userId: string, modelId: string): Promise<UserModelsResponse> {
       await db.transaction(async (tx) => {
-        const subscription = await lockSubscription(tx, userId);
-        if (!subscription.active || !canUseCustomPrompts(toTier(subscription.tier)))
-          throw new AppError('TIER_REQUIRED', messages.models.selectProOnly);
+        await deps.credits.authorize(tx, userId, 'chooseModel');
         const model = await findModel(tx, userId, modelId);
         if (!model) throw new AppError('NOT_FOUND', messages.models.notFound);
         if (model.status !== 'complete') throw new AppError('CONFLICT', messages.models.notReady);

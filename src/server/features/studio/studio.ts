@@ -27,19 +27,21 @@ export function createStudio(deps: {
   storage: Storage;
   queue: JobQueue;
   events: EventBus;
-  billing: Pick<Billing, 'ledger'>;
+  billing: Pick<Billing, 'credits'>;
   engine: TrainingEngine;
   faces: FaceAnalyzer;
   logger: FastifyBaseLogger;
 }) {
   const { config, db, storage, queue, events, engine, faces, logger } = deps;
-  const transaction = deps.billing.ledger.transaction;
+  const { credits } = deps.billing;
+  const transaction = credits.transaction;
   const service = createStudioService({
     db,
     storage,
     queue,
     events,
     engineName: engine.name,
+    credits,
     transaction,
     similarity: (a, b) => faces.similarity(a, b),
     cancelTraining: (model) => training.cancel(model),
@@ -52,6 +54,7 @@ export function createStudio(deps: {
     queue,
     engine,
     faces,
+    credits,
     transaction,
     publishModel: service.publishModel,
     publicUrl: config.publicUrl,

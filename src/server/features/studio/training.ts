@@ -22,7 +22,7 @@ import { primaryFace } from '../../images/photo-checks.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { zipStoredFiles } from '../../lib/zip-stream.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
-import { refund } from '../billing/ledger.ts';
+import type { Credits } from '../billing/credits.ts';
 import { sendEmailJob } from '../email/jobs.ts';
 import { checkTrainingJob, deleteFilesJob, startTrainingJob } from './jobs.ts';
 import {
@@ -54,6 +54,7 @@ export interface TrainingDeps {
   publishModel: PublishModel;
   /** Runs work in one transaction and publishes balance changes after commit (the ledger's). */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  credits: Pick<Credits, 'refund'>;
   publicUrl: string;
   pollSeconds: number;
   timeoutMinutes: number;
@@ -108,7 +109,8 @@ export function createTraining(deps: TrainingDeps) {
               completedAt: now,
               lastNewsAt: now,
             });
-      if (state.status === 'failed') await refund(tx, model.userId, trainingReference(modelId));
+      if (state.status === 'failed')
+        await deps.credits.refund(tx, model.userId, trainingReference(modelId));
       await syncTrainingInProgress(tx, model.userId);
       await sendOutcomeEmail(tx, updated!);
       await scheduleTrainingFileDeletion(tx, updated!);

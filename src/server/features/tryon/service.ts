@@ -4,7 +4,7 @@ import { metrics } from '../../observability/metrics.ts';
 import sharp from 'sharp';
 import { tryOnEvents, type TryOn } from '../../../common/api/tryon.ts';
 import { messages } from '../../../common/messages.ts';
-import { canUseTryOn, costs, toTier, tryOn as tryOnRules } from '../../../common/product.ts';
+import { costs, tryOn as tryOnRules } from '../../../common/product.ts';
 import { EngineError } from '../../adapters/engine/training-engine.ts';
 import {
   makesPreviews,
@@ -18,9 +18,7 @@ import { classifyNsfw } from '../../images/analysis.ts';
 import type { NormalizedPhoto } from '../../images/intake.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
-import { requireActiveSubscription } from '../billing/gates.ts';
-import { refund, spend } from '../billing/ledger.ts';
-import { findSubscription, lockSubscription } from '../billing/repository.ts';
+import type { Credits } from '../billing/credits.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { runTryOnJob } from './jobs.ts';
 import {
@@ -42,6 +40,8 @@ export interface TryOnServiceDeps {
   engine: TryOnEngine;
   /** The stored image of one of the user's complete generations (404 otherwise). */
   generationImageKey(userId: string, generationId: string): Promise<string>;
+  /** Billing's door: the try-on gate, its credit and the refund of a failed one. */
+  credits: Pick<Credits, 'charge' | 'checkTier' | 'refund'>;
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   publicUrl: string;
   /** Results the NSFW classifier flags at this threshold are blocked, whichever engine made them. */
@@ -139,7 +139,7 @@ export function createTryOnService(deps: TryOnServiceDeps) {
       if (!current || current.status !== 'processing') return undefined;
       const blocked = state.status === 'failed' && state.blocked === true;
       if (state.status === 'failed' && !blocked)
-        await refund(tx, current.userId, tryOnReference(id));
+        await deps.credits.refund(tx, current.userId, tryOnReference(id));
       return updateTryOn(tx, id, {
         status: state.status === 'succeeded' ? 'completed' : blocked ? 'blocked' : 'failed',
         failureReason: state.status === 'failed' ? state.error : null,
@@ -279,9 +279,7 @@ export function createTryOnService(deps: TryOnServiceDeps) {
 
     /** The tier comes first, before a byte of the upload is read. */
     async assertTier(userId: string): Promise<void> {
-      const subscription = await findSubscription(db, userId);
-      if (!canUseTryOn(toTier(subscription?.tier ?? 'none')))
-        throw new AppError('TIER_REQUIRED', messages.tryon.proOnly);
+      await deps.credits.checkTier(userId, 'tryOn');
     },
 
     /**
@@ -310,11 +308,12 @@ export function createTryOnService(deps: TryOnServiceDeps) {
         written.push(garmentKey);
         await store(garmentKey, garment.jpeg, messages.tryon.garmentUploadFailed);
         const row = await deps.transaction(async (tx) => {
-          const subscription = await lockSubscription(tx, userId);
-          if (!canUseTryOn(toTier(subscription.tier)))
-            throw new AppError('TIER_REQUIRED', messages.tryon.proOnly);
-          requireActiveSubscription(subscription, messages.generation.needSubscription);
-          await spend(tx, userId, costs.creditsPerTryOn, 'tryon', tryOnReference(id));
+          await deps.credits.charge(tx, userId, {
+            gate: 'tryOn',
+            reason: 'tryon',
+            amount: costs.creditsPerTryOn,
+            reference: tryOnReference(id),
+          });
           const inserted = await insertTryOn(tx, {
             id,
             userId,

@@ -20,7 +20,7 @@ export function createTryOn(deps: {
   storage: Storage;
   queue: JobQueue;
   events: EventBus;
-  billing: Pick<Billing, 'ledger'>;
+  billing: Pick<Billing, 'credits'>;
   generation: Pick<Generation, 'service'>;
   engine: TryOnEngine;
   logger: FastifyBaseLogger;
@@ -32,7 +32,8 @@ export function createTryOn(deps: {
     events: deps.events,
     engine: deps.engine,
     generationImageKey: (userId, id) => deps.generation.service.imageKeyOf(userId, id),
-    transaction: deps.billing.ledger.transaction,
+    credits: deps.billing.credits,
+    transaction: deps.billing.credits.transaction,
     publicUrl: deps.config.publicUrl,
     nsfwThreshold: deps.config.nsfwThreshold,
     logger: deps.logger,
