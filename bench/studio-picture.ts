@@ -240,7 +240,7 @@ async function measure(
 }
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'likeness-bench-studio-'));
-// As in the worker process: the engine's likeness check runs on the analysis threads.
+// As in the worker process: the engine's likeness check runs on the image threads' first.
 const analysis = openAnalysis({ threads: smallPoolSize() });
 try {
   console.log(`studio-picture: ${rounds} pictures per row after one warm-up`);
@@ -271,7 +271,7 @@ try {
   const warmUpWith = (engine: ReturnType<typeof createLocalGenerationEngine>) => () =>
     generate(engine)(requests.length * 10);
 
-  // Draft first, then HD, then the floor: the draft row never runs beside the upscaler's threads
+  // Draft first, then HD, then the floor: the draft row never runs beside the tiles' threads
   // (and their WASM heaps), and the HD row does not start from the floor's 2048x2560 buffers.
   const draftEngine = createLocalGenerationEngine({ storage, draft: true });
   const draft = await measure(
@@ -288,7 +288,7 @@ try {
     generate(hdEngine),
     { width: hdWidth, height: hdHeight },
   );
-  // The upscaler's threads end here; the floor's rows start from what the process kept.
+  // The image threads end here; the floor's rows start from what the process kept.
   await closeUpscaler();
 
   // The floor: each measured request's own 512x640 picture (as the engine renders it before
@@ -349,7 +349,7 @@ try {
     'load average at the end (1 min)': os.loadavg()[0]!.toFixed(2),
     profile: `person A's 8 photos (assets/seed/person-a) through createLocalTrainingEngine in a child process: ${profile.cutouts.length} cut-outs, in ${trainingMs} ms`,
     requests: requests.map((request) => request.label).join('; '),
-    method: `one picture at a time, ${rounds} per row (the five requests in turn) after one warm-up request (the HD warm-up starts the upscaler's threads and loads the model); the engine measures each picture's likeness on the analysis threads (${smallPoolSize()}, as the worker's default), whose models count in the RSS; CPU is process.cpuUsage (every thread) over the measured pictures; peak RSS is the higher of process.memoryUsage().rss sampled every ${sampleEveryMs} ms and the kernel's VmHWM, both over the row with its warm-up; rows run draft, HD, then the floor after closeUpscaler(), so no row runs beside another's work, but each starts from the RSS the earlier rows left (the process does not give all of it back)`,
+    method: `one picture at a time, ${rounds} per row (the five requests in turn) after one warm-up request (the HD warm-up starts the image threads the tiles need and loads the model); the engine measures each picture's likeness on the first ${smallPoolSize()} of the same image threads (ANALYSIS_THREADS, as the worker's default; decision 036), whose models count in the RSS; glibc's MALLOC_ARENA_MAX is ${process.env.MALLOC_ARENA_MAX ?? 'unset'} (npm start and the image set 2); CPU is process.cpuUsage (every thread) over the measured pictures; peak RSS is the higher of process.memoryUsage().rss sampled every ${sampleEveryMs} ms and the kernel's VmHWM, both over the row with its warm-up; rows run draft, HD, then the floor after closeUpscaler(), so no row runs beside another's work, but each starts from the RSS the earlier rows left (the process does not give all of it back)`,
     'RSS before the first row': `${rssBeforeMb} MB`,
     'highest RSS sampled in the whole run': `${overallPeakMb} MB`,
     [`time target (≤ ${targetMs / 1000} s per HD picture, median)`]: `${verdict(hd.medianMs <= targetMs)} (median ${(hd.medianMs / 1000).toFixed(1)} s, max ${(hd.maxMs / 1000).toFixed(1)} s${hd.maxMs > targetMs ? ', the slowest over the target' : ''})`,

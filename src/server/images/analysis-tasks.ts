@@ -9,7 +9,7 @@ import { varietyScore } from './variety.ts';
 
 /**
  * The image analysis that runs on a worker thread (`analysis.ts` posts a task's name and
- * arguments, `analysis-worker.ts` runs it) or, with no threads configured, on the calling
+ * arguments, an image thread (`image-worker.ts`) runs it) or, with no threads configured, on the calling
  * thread: the same functions either way. Arguments and results cross the thread boundary by
  * structured clone, which turns a Buffer into a plain Uint8Array: the tasks take either.
  */
@@ -52,17 +52,3 @@ export const analysisTasks = {
 
 export type AnalysisTasks = typeof analysisTasks;
 export type AnalysisTaskName = keyof AnalysisTasks;
-
-export interface AnalysisRequest<K extends AnalysisTaskName = AnalysisTaskName> {
-  task: K;
-  args: Parameters<AnalysisTasks[K]>;
-}
-
-export interface ThreadError {
-  name: string;
-  message: string;
-  stack: string | undefined;
-}
-
-export type AnalysisReply<K extends AnalysisTaskName = AnalysisTaskName> =
-  { result: Awaited<ReturnType<AnalysisTasks[K]>> } | { error: ThreadError };

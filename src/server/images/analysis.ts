@@ -2,23 +2,27 @@ import { createHash } from 'node:crypto';
 import {
   analysisTasks,
   asBuffer,
-  type AnalysisReply,
   type AnalysisTaskName,
   type AnalysisTasks,
   type RgbPixels,
-  type ThreadError,
   type WarmUpModels,
 } from './analysis-tasks.ts';
 import type { FaceAnalysisOptions, FaceBox, PhotoAnalysis } from './faces.ts';
 import { isFlagged, type NsfwScores, type NsfwVerdict } from './nsfw.ts';
 import { metrics } from '../observability/metrics.ts';
-import { smallPoolSize, ThreadPool } from './thread-pool.ts';
+import {
+  closeImageThreads,
+  runOnImageThread,
+  setAnalysisThreads,
+  startAnalysisThreads,
+} from './image-threads.ts';
+import { smallPoolSize } from './thread-pool.ts';
 
 /**
  * The image analysis of the request and job paths, off the event loop (decision 031): face
  * detection, landmarks, descriptor, sharpness and variety patch (`faces.ts`), the small-face
  * search, the variety score (`variety.ts`) and the NSFW classification (`nsfw.ts`) run on a
- * small pool of worker threads (`thread-pool.ts`), each with its own tfjs WASM runtime and the
+ * few of the process's image threads (`image-threads.ts`), each with its own tfjs WASM runtime and the
  * models loaded once. The functions here have the signatures of those modules' own, so callers
  * only change where they import from; with 0 threads they run on the calling thread as before
  * (the floor bench/event-loop.ts compares against).
@@ -35,21 +39,10 @@ export type {
 export { faceSimilarity, meanDescriptor, profileSimilarity } from './faces.ts';
 export type { NsfwScores, NsfwVerdict } from './nsfw.ts';
 
-const workerEntry = new URL('./analysis-worker-entry.mjs', import.meta.url);
-
 /** Until the runtime says (ANALYSIS_THREADS): `smallPoolSize`, one thread on two cores. */
 let threads = smallPoolSize();
-let pool: ThreadPool<AnalysisReply> | null = null;
+setAnalysisThreads(threads);
 let users = 0;
-
-function threadPool(): ThreadPool<AnalysisReply> {
-  pool ??= new ThreadPool<AnalysisReply>({
-    entry: workerEntry,
-    size: threads,
-    name: 'image analysis',
-  });
-  return pool;
-}
 
 /**
  * A process's use of the analysis (the runtime's `start`): sets the number of threads (0: on the
@@ -61,9 +54,9 @@ export function openAnalysis(options: { threads: number }): { close(): Promise<v
     throw new RangeError(`analysis threads must be a whole number from 0, not ${options.threads}`);
   // The first use sets the size; threads started before it at another size are replaced.
   if (users === 0) {
-    if (pool && pool.size !== options.threads) void closeAnalysis();
     if (threads !== options.threads) remembered.clear();
     threads = options.threads;
+    setAnalysisThreads(threads);
   }
   users++;
   let closed = false;
@@ -84,9 +77,7 @@ export function analysisThreads(): number {
 
 /** Stops the threads now; what they had not answered is rejected. A later call starts them again. */
 export async function closeAnalysis(): Promise<void> {
-  const closing = pool;
-  pool = null;
-  await closing?.close('the image analysis was closed');
+  await closeImageThreads('the image analysis was closed');
 }
 
 export interface AnalysisOptions {
@@ -142,22 +133,9 @@ async function compute<K extends AnalysisTaskName>(
     ) => Promise<Awaited<ReturnType<AnalysisTasks[K]>>>;
     return run(...args);
   }
-  const reply = (await threadPool().run(
-    { task, args },
-    options.signal ? { signal: options.signal } : {},
-  )) as AnalysisReply<K>;
-  if ('error' in reply) throw threadError(reply.error);
-  return reply.result;
-}
-
-/** The thread's error as an error of this thread: same name and message, both stacks. */
-function threadError({ name, message, stack }: ThreadError): Error {
-  const error = new Error(message);
-  error.name = name;
-  const here = error.stack?.split('\n').slice(1).join('\n') ?? '';
-  const there = stack?.split('\n').slice(1).join('\n') ?? '';
-  error.stack = `${name}: ${message}\n${there}\n    --- in an image analysis thread, called from:\n${here}`;
-  return error;
+  return runOnImageThread(task, args, { analysis: true, signal: options.signal }) as Promise<
+    Awaited<ReturnType<AnalysisTasks[K]>>
+  >;
 }
 
 /** `faces.ts`'s `analyzePhoto` on an analysis thread (`{ grey: true }` as there). */
@@ -216,6 +194,5 @@ export async function classifyNsfw(
  */
 export async function warmUpAnalysis(models: WarmUpModels): Promise<void> {
   if (threads === 0) return analysisTasks.warmUp(models);
-  const replies = await threadPool().startAll({ task: 'warmUp', args: [models] });
-  for (const reply of replies) if ('error' in reply) throw threadError(reply.error);
+  await startAnalysisThreads('warmUp', [models]);
 }

@@ -22,12 +22,13 @@ interface Reply {
 }
 
 const pools: ThreadPool<Reply>[] = [];
-function pool(size: number, idleMs?: number): ThreadPool<Reply> {
+function pool(size: number, idleMs?: number, keepWarm?: number): ThreadPool<Reply> {
   const created = new ThreadPool<Reply>({
     entry,
     size,
     name: 'test',
     ...(idleMs !== undefined && { idleMs }),
+    ...(keepWarm !== undefined && { keepWarm }),
   });
   pools.push(created);
   return created;
@@ -102,6 +103,28 @@ describe('ThreadPool', () => {
     expect(threads.running).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(threads.running).toBe(0);
+  });
+
+  it('runs a message limited to the first threads only there, without holding back the others', async () => {
+    const threads = pool(2);
+    const [first] = await threads.startAll({ value: 'warm' });
+    const busy = threads.run({ value: 'long', waitMs: 300 });
+    const limited = threads.run({ value: 'limited' }, { threads: 1 });
+    const free = threads.run({ value: 'free' });
+    const [busyReply, limitedReply, freeReply] = await Promise.all([busy, limited, free]);
+    expect(busyReply.threadId).toBe(first!.threadId);
+    // The limited message waited for the first thread; the one after it took the second.
+    expect(limitedReply.threadId).toBe(first!.threadId);
+    expect(freeReply.threadId).not.toBe(first!.threadId);
+  });
+
+  it('keeps the first keepWarm threads running when idle, and stops the rest', async () => {
+    const threads = pool(2, 50, 1);
+    const [first] = await threads.startAll({ value: 'warm' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(threads.running).toBe(1);
+    const reply = await threads.run({ value: 'after' }, { threads: 1 });
+    expect(reply.threadId).toBe(first!.threadId);
   });
 
   it('sizes a small pool from the cores: one on two, two from three, never none', () => {

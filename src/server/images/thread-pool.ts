@@ -4,8 +4,8 @@ import { Worker, type Transferable } from 'node:worker_threads';
 /**
  * A small pool of worker threads that run one message at a time each: the image work that would
  * otherwise hold the event loop (tfjs models on WASM, pixel loops) goes to a thread, the calling
- * thread only posts the input and waits for the reply. Used by the super-resolution
- * (`upscale.ts`) and the face and NSFW analysis (`analysis.ts`); decision 031.
+ * thread only posts the input and waits for the reply. Used by the image threads
+ * (`image-threads.ts`: the super-resolution and the face and NSFW analysis); decisions 031, 036.
  *
  * Threads start on first use (or all at once with `startAll`), each loads its own runtime and
  * models once, and a thread that dies is replaced by the next message. An idle thread does not
@@ -23,7 +23,7 @@ export function smallPoolSize(cores = os.availableParallelism()): number {
 }
 
 export interface ThreadPoolOptions {
-  /** The module each thread runs (an `.mjs` entry beside the code, see upscale-worker-entry.mjs). */
+  /** The module each thread runs (an `.mjs` entry beside the code, see image-worker-entry.mjs). */
   entry: URL;
   workerData?: unknown;
   /** Threads at most; at least 1. */
@@ -32,6 +32,8 @@ export interface ThreadPoolOptions {
   name: string;
   /** Threads all idle this long are stopped (a WASM heap never shrinks); never when unset. */
   idleMs?: number;
+  /** The first threads, which `idleMs` leaves running (their models stay loaded); 0 if unset. */
+  keepWarm?: number;
 }
 
 export interface RunOptions {
@@ -44,12 +46,20 @@ export interface RunOptions {
    * the signal's reason at once (the thread finishes it and its reply is discarded).
    */
   signal?: AbortSignal;
+  /**
+   * Runs the message only on one of the pool's first `threads` threads (in the order they
+   * started): work whose models should load in few threads (the image analysis) shares the pool
+   * with work that uses every thread (the super-resolution's tiles).
+   */
+  threads?: number;
 }
 
 interface Job<Reply> {
   message: unknown;
   transfer: Transferable[];
   group: symbol | undefined;
+  /** The first threads the message may run on. */
+  threads: number;
   settled: boolean;
   resolve(reply: Reply): void;
   reject(error: unknown): void;
@@ -89,6 +99,7 @@ export class ThreadPool<Reply> {
         message,
         transfer: options.transfer ?? [],
         group: options.group,
+        threads: Math.min(this.options.size, options.threads ?? this.options.size),
         settled: false,
         resolve: (reply) => {
           if (job.settled) return;
@@ -114,13 +125,14 @@ export class ThreadPool<Reply> {
   }
 
   /**
-   * Starts every thread not running yet, each running `message` first (a warm-up: every thread
-   * loads its models before real work comes); resolves with their replies.
+   * Starts every thread not running yet (of the first `threads`), each running `message` first
+   * (a warm-up: every thread loads its models before real work comes); resolves with their
+   * replies.
    */
-  startAll(message: unknown): Promise<Reply[]> {
+  startAll(message: unknown, threads = this.options.size): Promise<Reply[]> {
     clearTimeout(this.idleTimer);
     const replies: Promise<Reply>[] = [];
-    while (this.threads.length < this.options.size) {
+    while (this.threads.length < Math.min(threads, this.options.size)) {
       const thread = this.startThread();
       replies.push(
         new Promise<Reply>((resolve, reject) => {
@@ -128,6 +140,7 @@ export class ThreadPool<Reply> {
             message,
             transfer: [],
             group: undefined,
+            threads: this.options.size,
             settled: false,
             resolve: (reply) => {
               job.settled = true;
@@ -163,24 +176,33 @@ export class ThreadPool<Reply> {
   }
 
   private dispatch(): void {
-    while (this.queue.length > 0) {
+    // In order, each message to the first free thread it may run on; one that must wait for a
+    // busy thread does not hold back the messages after it that may run elsewhere.
+    for (const job of [...this.queue]) {
       const thread =
-        this.threads.find((candidate) => candidate.job === null) ??
-        (this.threads.length < this.options.size ? this.startThread() : null);
-      if (!thread) return;
-      this.post(thread, this.queue.shift()!);
+        this.threads.slice(0, job.threads).find((candidate) => candidate.job === null) ??
+        (this.threads.length < job.threads ? this.startThread() : null);
+      if (!thread) continue;
+      this.queue.splice(this.queue.indexOf(job), 1);
+      this.post(thread, job);
     }
+    const keepWarm = this.options.keepWarm ?? 0;
     if (
       this.options.idleMs !== undefined &&
-      this.threads.length > 0 &&
+      this.threads.length > keepWarm &&
       this.threads.every((thread) => thread.job === null)
     ) {
-      this.idleTimer = setTimeout(
-        () => void this.close('the threads were idle'),
-        this.options.idleMs,
-      );
+      clearTimeout(this.idleTimer);
+      this.idleTimer = setTimeout(() => void this.stopIdleThreads(), this.options.idleMs);
       this.idleTimer.unref();
     }
+  }
+
+  /** Stops the threads beyond `keepWarm` (all idle: a message would have cleared the timer). */
+  private async stopIdleThreads(): Promise<void> {
+    const stopping = this.threads.slice(this.options.keepWarm ?? 0);
+    this.threads = this.threads.filter((thread) => !stopping.includes(thread));
+    await Promise.all(stopping.map((thread) => thread.worker.terminate()));
   }
 
   private post(thread: PoolThread<Reply>, job: Job<Reply>): void {

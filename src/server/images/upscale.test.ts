@@ -129,9 +129,7 @@ describe('when the model fails', () => {
     }));
     const { upscaleToHd: upscaleWithFailingThreads } = await import('./upscale.ts');
 
-    await expect(upscaleWithFailingThreads(low)).rejects.toThrow(
-      'a super-resolution thread failed',
-    );
+    await expect(upscaleWithFailingThreads(low)).rejects.toThrow('a tfjs thread failed');
 
     const warn = vi.fn();
     const resized = await upscaleWithFailingThreads(low, { fallback: { log: { warn } } });

@@ -1,21 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import sharp from 'sharp';
 import type { RgbImage } from './rgb-image.ts';
-import { ThreadPool } from './thread-pool.ts';
-import type { PixelRect, TileReply, TileRequest, UpscaleWorkerData } from './upscale-worker.ts';
+import { closeImageThreads, forgetImageTasks, runOnImageThread } from './image-threads.ts';
+import type { PixelRect } from './upscale-tile.ts';
 
 /**
  * Super-resolution to HD: the studio engine composes a picture at about 512x640 and delivers it
  * 4x larger (2048x2560) through an ESRGAN model (@upscalerjs, tfjs layers models run on the WASM
  * backend), never a plain resize in disguise.
  *
- * The picture is cut into tiles that a pool of worker threads (one per core, started on first
- * use, each with its own tfjs runtime and the model loaded once) upscale in parallel, so the
- * event loop of the calling process only cuts and pastes. tfjs's own WASM multi-threading would
+ * The picture is cut into tiles that the process's image threads (`image-threads.ts`: one per
+ * core, started on first use, each with its own tfjs runtime and the model loaded once) upscale
+ * in parallel, so the event loop of the calling process only cuts and pastes. tfjs's own WASM multi-threading would
  * be the simpler way to use both cores, but it is switched off under Node (its threads are
  * started from `blob:` URLs, which Node's workers refuse: tfjs issue #3830).
  */
@@ -49,7 +48,7 @@ export const defaultUpscaleModel: UpscaleModelName = 'esrgan-slim';
 
 /**
  * Input pixels along a tile's side, before its context. With the model's tail folded (see
- * upscale-worker.ts) a tile costs about the same per pixel from 148 to 276 px a side with its
+ * upscale-tile.ts) a tile costs about the same per pixel from 148 to 276 px a side with its
  * context; the size sets the share of context (18% extra pixels at 192 px, 26% at 128 px) and
  * each thread's WASM heap, which grows to fit its largest tile and never shrinks: 100-116 MB a
  * thread at 192 px, 65 MB at 128 px (96 px: 42-50 MB, but 45% extra pixels). At 128 px, 512x640
@@ -57,12 +56,6 @@ export const defaultUpscaleModel: UpscaleModelName = 'esrgan-slim';
  * of 917 MB at 192 px (bench/studio-picture.ts) for about 6% more CPU time.
  */
 export const tileSidePx = 128;
-
-/**
- * A picture often comes in a burst (a bulk job); between bursts the threads are stopped, because
- * a WASM heap never shrinks: each thread keeps 100-200 MB.
- */
-const idleThreadLifetimeMs = 60_000;
 
 export interface UpscaleOptions {
   model?: UpscaleModelName;
@@ -96,11 +89,9 @@ export async function upscaleToHd(
   }
 }
 
-/** Stops every worker thread (a later upscale starts them again). */
+/** Stops every image thread (a later upscale starts them again). */
 export async function closeUpscaler(): Promise<void> {
-  const closing = [...pools.values()].map((pool) => pool.stopThreads('the upscaler was closed'));
-  pools.clear();
-  await Promise.all(closing);
+  await closeImageThreads('the upscaler was closed');
 }
 
 function checkImage(image: RgbImage): void {
@@ -160,7 +151,7 @@ export function tileLayout(width: number, height: number, contextPx: number): Ti
 }
 
 async function upscaleWithModel(image: RgbImage, modelName: UpscaleModelName): Promise<RgbImage> {
-  const pool = poolFor(modelName);
+  const modelJsonPath = modelJsonPathOf(modelName);
   const width = image.width * upscaleFactor;
   const height = image.height * upscaleFactor;
   const data = Buffer.alloc(width * height * 3);
@@ -175,21 +166,23 @@ async function upscaleWithModel(image: RgbImage, modelName: UpscaleModelName): P
           width: own.width,
           height: own.height,
         };
-        const pixels = await pool.upscaleTile(picture, {
-          pixels: cutOut(image, withContext),
-          width: withContext.width,
-          height: withContext.height,
-          keep,
+        const pixels = cutOut(image, withContext);
+        const upscaled = await runOnImageThread(
+          'upscaleTile',
+          [modelJsonPath, { pixels, width: withContext.width, height: withContext.height, keep }],
+          { transfer: [pixels.buffer], group: picture },
+        ).catch((error: Error) => {
+          throw new Error(`super-resolution failed: ${error.message}`, { cause: error });
         });
         const rowBytes = own.width * upscaleFactor * 3;
         for (let y = 0; y < own.height * upscaleFactor; y++) {
           const target = ((own.top * upscaleFactor + y) * width + own.left * upscaleFactor) * 3;
-          data.set(pixels.subarray(y * rowBytes, (y + 1) * rowBytes), target);
+          data.set(upscaled.subarray(y * rowBytes, (y + 1) * rowBytes), target);
         }
       }),
     );
   } catch (error) {
-    pool.forget(picture);
+    forgetImageTasks(picture);
     throw error;
   }
   return { data, width, height };
@@ -206,54 +199,12 @@ function cutOut(image: RgbImage, rect: PixelRect): Uint8Array<ArrayBuffer> {
   return pixels;
 }
 
-const workerEntry = new URL('./upscale-worker-entry.mjs', import.meta.url);
-
-/** The worker threads of one model (`thread-pool.ts`) and the tiles waiting for them. */
-class UpscalePool {
-  private readonly threads: ThreadPool<TileReply>;
-
-  constructor(modelJsonPath: string, size: number) {
-    this.threads = new ThreadPool<TileReply>({
-      entry: workerEntry,
-      workerData: { modelJsonPath } satisfies UpscaleWorkerData,
-      size,
-      name: 'super-resolution',
-      idleMs: idleThreadLifetimeMs,
-    });
-  }
-
-  async upscaleTile(picture: symbol, request: TileRequest): Promise<Uint8Array<ArrayBuffer>> {
-    const reply = await this.threads.run(request, {
-      transfer: [request.pixels.buffer],
-      group: picture,
-    });
-    if ('error' in reply) throw new Error(`super-resolution failed: ${reply.error}`);
-    return reply.pixels;
-  }
-
-  /** Drops the picture's tiles that no thread has started (after one of its tiles failed). */
-  forget(picture: symbol): void {
-    this.threads.forget(picture);
-  }
-
-  stopThreads(reason: string): Promise<void> {
-    return this.threads.close(reason);
-  }
-}
-
-const pools = new Map<UpscaleModelName, UpscalePool>();
-
-function poolFor(modelName: UpscaleModelName): UpscalePool {
-  let pool = pools.get(modelName);
-  if (!pool) {
-    const modelJsonPath = path.join(
-      packageRoot(models[modelName].packageName),
-      `models/x${upscaleFactor}/model.json`,
-    );
-    pool = new UpscalePool(modelJsonPath, os.availableParallelism());
-    pools.set(modelName, pool);
-  }
-  return pool;
+/** The model's `model.json` inside its npm package. */
+function modelJsonPathOf(modelName: UpscaleModelName): string {
+  return path.join(
+    packageRoot(models[modelName].packageName),
+    `models/x${upscaleFactor}/model.json`,
+  );
 }
 
 const require = createRequire(import.meta.url);

@@ -1,4 +1,3 @@
-import { parentPort, workerData } from 'node:worker_threads';
 import type { BackendWasm } from '@tensorflow/tfjs-backend-wasm';
 import * as tf from '@tensorflow/tfjs-core';
 import {
@@ -10,15 +9,9 @@ import {
 import { getTf, readModelArtifacts, serialised } from './tf.ts';
 
 /**
- * One thread of the super-resolution pool (`upscale.ts`): its own tfjs WASM runtime, the model
- * loaded once, then one tile at a time. Started through `upscale-worker-entry.mjs`, which makes
- * this TypeScript loadable in the thread.
+ * The super-resolution of one tile (`upscale.ts` cuts the picture into tiles), run on an image
+ * thread (`image-worker.ts`) with that thread's tfjs WASM runtime, each model loaded once.
  */
-
-export interface UpscaleWorkerData {
-  /** The layers model's `model.json` on disk. */
-  modelJsonPath: string;
-}
 
 /** A rectangle in pixels. */
 export interface PixelRect {
@@ -36,9 +29,6 @@ export interface TileRequest {
   /** The tile without its context, in the request's pixels: the part whose output comes back. */
   keep: PixelRect;
 }
-
-/** On success, `keep` upscaled: RGB, 3 bytes a pixel. */
-export type TileReply = { pixels: Uint8Array<ArrayBuffer> } | { error: string };
 
 /**
  * The ESRGAN models end with a nearest-neighbour upsampling of 48 channels by the scale, then a
@@ -122,10 +112,24 @@ function foldConvolution(
   };
 }
 
-async function upscaleTile(
+const loaded = new Map<string, Promise<FoldedModel>>();
+
+/** `request.keep` upscaled by the layers model at `modelJsonPath`: RGB, 3 bytes a pixel. */
+export async function upscaleTile(
+  modelJsonPath: string,
   request: TileRequest,
-  model: FoldedModel,
 ): Promise<Uint8Array<ArrayBuffer>> {
+  let model = loaded.get(modelJsonPath);
+  if (!model) {
+    model = loadFoldedModel(modelJsonPath);
+    loaded.set(modelJsonPath, model);
+    // A failed load fails this tile; the next tile tries again.
+    model.catch(() => loaded.delete(modelJsonPath));
+  }
+  return serialised(async () => runTile(request, await model));
+}
+
+function runTile(request: TileRequest, model: FoldedModel): Uint8Array<ArrayBuffer> {
   const kept = tf.tidy(() => {
     // The ESRGAN RDN models take and give 0-255 floats (their package's `inputRange`).
     const input = tf.tensor4d(
@@ -152,19 +156,3 @@ async function upscaleTile(
     kept.dispose();
   }
 }
-
-const port = parentPort;
-if (!port) throw new Error('upscale-worker.ts runs as a worker thread only');
-const model = loadFoldedModel((workerData as UpscaleWorkerData).modelJsonPath);
-// A failed load is answered to every request below; the rejection is handled there.
-model.catch(() => undefined);
-
-port.on('message', (request: TileRequest) => {
-  void serialised(async () => upscaleTile(request, await model)).then(
-    (pixels) => port.postMessage({ pixels } satisfies TileReply, [pixels.buffer]),
-    (error: unknown) =>
-      port.postMessage({
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      } satisfies TileReply),
-  );
-});
