@@ -155,6 +155,7 @@ export function createFalGenerationEngine(
             prompt: request.prompt,
             loras: [{ path: request.weights, scale: 1 }],
             ...falGenerationInput,
+            ...(request.seed !== undefined && { seed: request.seed }),
           }),
         idField: 'request_id',
         missingId: `${provider} answered a submission without a request id`,

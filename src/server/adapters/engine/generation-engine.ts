@@ -19,6 +19,11 @@ export interface GenerationRequest {
    * prompt with `{trigger}` replaced, or the user's custom prompt prefixed with it).
    */
   prompt: string;
+  /**
+   * The engine's random seed, when a picture must differ from an earlier one of the same
+   * generation (a likeness re-roll); otherwise the engine picks (the local engine: from the id).
+   */
+  seed?: number;
   /** The preset the image is made from; a custom prompt has none. */
   preset: {
     id: string;

@@ -111,7 +111,7 @@ export function createLocalGenerationEngine({
       const read = await readProfile(request.weights);
       if (!read) return failed(messages.generation.likenessMissing);
       const profile = read;
-      const seed = seedOf(request.generationId);
+      const seed = request.seed ?? seedOf(request.generationId);
       const scene = sceneOf(request);
       const floor = localGenerationRules.likenessFloor * ownLikenessOf(profile);
 

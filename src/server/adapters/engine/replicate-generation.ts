@@ -150,7 +150,11 @@ export function createReplicateGenerationEngine(
             '/predictions',
             {
               version: request.weights,
-              input: { prompt: request.prompt, ...replicateGenerationInput },
+              input: {
+                prompt: request.prompt,
+                ...replicateGenerationInput,
+                ...(request.seed !== undefined && { seed: request.seed }),
+              },
             },
             {
               headers: { prefer: `wait=${waitSeconds}` },
