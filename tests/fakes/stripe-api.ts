@@ -7,9 +7,15 @@ import Stripe from 'stripe';
  * A local stand-in for the parts of Stripe's API that billing uses, over real HTTP and keeping
  * its contract (reference/provider-contracts.md §5): Bearer auth, form-encoded bodies with
  * bracket notation, JSON answers with a Request-Id, Stripe's error shape and statuses,
- * Idempotency-Key replay, the object shapes of the pinned API version (period on subscription
- * items, the invoice's subscription under `parent`), a hosted checkout page that completes the
- * session and redirects with {CHECKOUT_SESSION_ID} filled in, and signed webhook events.
+ * Idempotency-Key replay, a hosted checkout page that completes the session and redirects with
+ * {CHECKOUT_SESSION_ID} filled in, and signed webhook events.
+ *
+ * It speaks one API version, `2026-10-28.endive` (stripe-node 23.1.0's, read 2026-11-27), and
+ * only its shapes: an invoice names its subscription under `parent.subscription_details` and has
+ * no `subscription`; a subscription has no `current_period_start/end`, its items do; Checkout
+ * refuses `customer` together with `customer_email`. A request that asks for another version
+ * (`Stripe-Version`) is refused with 400, as this fake could not answer in its shapes; Stripe
+ * itself would answer in that version's.
  *
  * State changes (paying, renewing, cancelling) return the events Stripe would send; tests deliver
  * them (in any order, any number of times) with `deliver`, or the hosted page sends them itself.
@@ -70,7 +76,9 @@ export interface FakeStripe {
   close(): Promise<void>;
 }
 
-const apiVersion = Stripe.API_VERSION;
+/** The one version this fake speaks (see above); written out, not taken from the SDK. */
+export const fakeStripeApiVersion = '2026-10-28.endive';
+const apiVersion = fakeStripeApiVersion;
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -572,6 +580,13 @@ export async function startFakeStripe(options: { prices: FakePrice[] }): Promise
         params,
         headers: request.headers,
       });
+      const version = request.headers['stripe-version'];
+      if (version !== undefined && version !== apiVersion)
+        throw new StripeApiError(
+          400,
+          'invalid_request_error',
+          `This fake speaks only API version ${apiVersion}; the request asked for ${String(version)}.`,
+        );
       if (failures > 0) {
         failures -= 1;
         throw new StripeApiError(500, 'api_error', 'An unknown error occurred');

@@ -25,12 +25,19 @@ export interface StripeBillingProvider extends BillingProvider {
   parseWebhook(rawBody: Buffer, signature: string | undefined): ProviderEvent;
 }
 
-// Payload shapes differ between API versions: pin the one this SDK's types describe.
-const apiVersion = Stripe.API_VERSION;
+/**
+ * The API version every request and every webhook endpoint speaks (read 2026-11-27, stripe-node
+ * 23.1.0; docs/providers.md). Payload shapes differ between versions, so it is written out rather
+ * than taken from whatever SDK is installed: the SDK types it as its own pinned version, so an
+ * SDK upgrade that moves the version fails the type check here instead of silently changing the
+ * shapes below. Since 2025-03-31.basil an invoice names its subscription under
+ * `parent.subscription_details` and a subscription's period lives on its items.
+ */
+export const stripeApiVersion = '2026-10-28.endive' as const;
 
 export function createStripeBillingProvider(config: StripeConfig): StripeBillingProvider {
   const stripe = new Stripe(config.secretKey, {
-    apiVersion,
+    apiVersion: stripeApiVersion,
     maxNetworkRetries: 2,
     timeout: 20_000,
     telemetry: false,
@@ -46,15 +53,11 @@ export function createStripeBillingProvider(config: StripeConfig): StripeBilling
     typeof value === 'string' ? value : (value?.id ?? undefined);
 
   function toSubscription(subscription: Stripe.Subscription): ProviderSubscription {
+    // The pinned version has no period on the subscription: each item carries its own, and
+    // ours have one item (one price).
     const item = subscription.items.data[0];
-    // Since the 2025 API versions the period lives on the items; older versions had it on the
-    // subscription itself. Read both.
-    const legacy = subscription as unknown as {
-      current_period_start?: number;
-      current_period_end?: number;
-    };
-    const periodStart = item?.current_period_start ?? legacy.current_period_start ?? 0;
-    const periodEnd = item?.current_period_end ?? legacy.current_period_end ?? 0;
+    const periodStart = item?.current_period_start ?? 0;
+    const periodEnd = item?.current_period_end ?? 0;
     const stripePrice = item?.price.id;
     const priceId = stripePrice ? ourPriceByStripePrice.get(stripePrice) : undefined;
     return {
@@ -109,6 +112,8 @@ export function createStripeBillingProvider(config: StripeConfig): StripeBilling
             cancel_url: input.cancelUrl,
             client_reference_id: input.userId,
             metadata,
+            // One or the other: Stripe refuses both ("You may only specify one of these
+            // parameters: customer, customer_email"); a known customer brings its own email.
             ...(input.customerId
               ? { customer: input.customerId }
               : { customer_email: input.email }),
@@ -164,15 +169,13 @@ export function createStripeBillingProvider(config: StripeConfig): StripeBilling
     async getInvoice(invoiceId): Promise<ProviderInvoice | undefined> {
       const invoice = await call(() => stripe.invoices.retrieve(invoiceId), true);
       if (!invoice?.id) return undefined;
-      // Newer API versions moved the subscription under `parent`; older ones had it on top.
-      const legacy = invoice as unknown as { subscription?: string | { id: string } | null };
-      const subscriptionId =
-        idOf(invoice.parent?.subscription_details?.subscription) ?? idOf(legacy.subscription);
+      // The pinned version has no `invoice.subscription`: a subscription's invoice names it
+      // under `parent` (other invoices have another parent, or none).
+      const subscriptionId = idOf(invoice.parent?.subscription_details?.subscription);
       const line = invoice.lines?.data?.[0];
-      const legacyLine = line as unknown as { price?: { id: string } | null } | undefined;
-      const stripePrice =
-        idOf(line?.pricing?.price_details?.price as string | { id: string } | undefined) ??
-        legacyLine?.price?.id;
+      const stripePrice = idOf(
+        line?.pricing?.price_details?.price as string | { id: string } | undefined,
+      );
       const priceId = stripePrice ? ourPriceByStripePrice.get(stripePrice) : undefined;
       return {
         id: invoice.id,

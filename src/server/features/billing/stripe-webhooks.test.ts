@@ -91,6 +91,8 @@ describe('Stripe checkout', () => {
       (r) => r.method === 'POST' && r.path === '/v1/checkout/sessions',
     )!;
     expect(request.headers.authorization).toBe(`Bearer ${fake.secretKey}`);
+    // The version whose shapes the adapter reads, written out (not the SDK's default).
+    expect(request.headers['stripe-version']).toBe('2026-10-28.endive');
     expect(request.headers['content-type']).toContain('application/x-www-form-urlencoded');
     expect(request.headers['idempotency-key']).toMatch(/^checkout-chk_/);
     expect(request.params).toMatchObject({
@@ -285,6 +287,89 @@ describe('Stripe webhooks', () => {
   });
 });
 
+describe('Stripe API version 2026-10-28.endive', () => {
+  type Invoice = {
+    subscription?: unknown;
+    parent: { subscription_details: { subscription: string } };
+  };
+  type Subscription = {
+    current_period_end?: unknown;
+    items: { data: { current_period_start: number; current_period_end: number }[] };
+  };
+
+  it('grants once from invoices that name their subscription under parent, periods on items', async () => {
+    const user = await signUp(app);
+    const sessionId = await startCheckout(user, '/api/billing/checkout', { priceId: 'price_pro' });
+    const events = fake.pay(sessionId);
+    const subscriptionId = fake.session(sessionId)!.subscription as string;
+    const paid = events.find((e) => e.type === 'invoice.paid')!;
+    const invoice = paid.data.object as unknown as Invoice;
+    expect(invoice).not.toHaveProperty('subscription');
+    expect(invoice.parent.subscription_details.subscription).toBe(subscriptionId);
+    const created = events.find((e) => e.type === 'customer.subscription.created')!;
+    const stripeSubscription = created.data.object as unknown as Subscription;
+    expect(stripeSubscription).not.toHaveProperty('current_period_end');
+    const [item] = stripeSubscription.items.data;
+
+    // Every event twice, newest first, then at once, and the return page's check between.
+    await deliverAll([...events].reverse());
+    await call(user, 'POST', '/api/billing/check-subscription', { sessionId });
+    await Promise.all(events.map((event) => fake.deliver(event)));
+    const view = await subscription(user);
+    expect(view).toMatchObject({ active: true, tier: 'pro', credits: 500, status: 'active' });
+    // The period end comes from the item: the user sees when the plan renews.
+    expect(view.currentPeriodEnd).toBe(new Date(item!.current_period_end * 1000).toISOString());
+    const grants = () =>
+      app.deps.database.db.select().from(creditLedger).where(eq(creditLedger.userId, user.id));
+    expect(await grants()).toHaveLength(1);
+
+    // A renewal: one more grant, the new period read from the item again.
+    const renewal = fake.renew(subscriptionId);
+    await deliverAll(renewal);
+    await deliverAll(renewal);
+    const renewed = await subscription(user);
+    expect(renewed.credits).toBe(1000);
+    const period = (fake.subscription(subscriptionId) as unknown as Subscription).items.data[0]!;
+    expect(renewed.currentPeriodEnd).toBe(new Date(period.current_period_end * 1000).toISOString());
+    expect(await grants()).toHaveLength(2);
+  });
+
+  it('is refused by Stripe with customer and customer_email together; checkout sends one', async () => {
+    const both = await fetch(`${fake.url}/v1/checkout/sessions`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${fake.secretKey}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({
+        mode: 'payment',
+        'line_items[0][price]': 'price_1Pack200',
+        'line_items[0][quantity]': '1',
+        success_url: 'https://example.test/ok',
+        customer: 'cus_unknown',
+        customer_email: 'someone@example.test',
+      }),
+    });
+    expect(both.status).toBe(400);
+    expect(await both.json()).toEqual({
+      error: {
+        type: 'invalid_request_error',
+        message: 'You may only specify one of these parameters: customer, customer_email.',
+      },
+    });
+
+    // A subscriber (a known customer) buying a pack: Stripe accepts what we send.
+    const { user } = await basicSubscriber();
+    const response = await call(user, 'POST', '/api/billing/credit-checkout', {
+      packId: 'pack_200',
+    });
+    expect(response.status).toBe(200);
+    const sent = fake.requests.findLast((r) => r.path === '/v1/checkout/sessions')!.params;
+    expect(sent.customer).toMatch(/^cus_/);
+    expect(sent).not.toHaveProperty('customer_email');
+  });
+});
+
 describe('Stripe packs, verification and portal', () => {
   it('adds a pack once, whether the return page or the webhook comes first', async () => {
     const { user } = await basicSubscriber();
@@ -298,8 +383,10 @@ describe('Stripe packs, verification and portal', () => {
       success_url: `${app.config.publicUrl}/buy-credits?credit_success=true&session_id={CHECKOUT_SESSION_ID}&credits=500`,
       cancel_url: `${app.config.publicUrl}/buy-credits?checkout=cancelled`,
     });
-    // A known customer is reused (the portal then shows every purchase).
+    // A known customer is reused (the portal then shows every purchase), without the email
+    // Stripe refuses beside it.
     expect(request.params.customer).toMatch(/^cus_/);
+    expect(request.params).not.toHaveProperty('customer_email');
 
     const early = await call(user, 'POST', '/api/billing/verify-credit-purchase', { sessionId });
     expect(early.body).toMatchObject({ success: false, status: 'open', credits: 500 });
