@@ -887,6 +887,9 @@ export const messages = {
     customModelName: (name: string) => `Custom: ${name}`,
     likeness: (n: number) => `${n}% likeness`,
     likenessHint: 'How closely the face matches your training photos',
+    likenessRefunded: 'Credit refunded',
+    likenessRefundedHint:
+      'This photo may not look enough like you, even after we made it again, so its credit went back to your balance.',
     preview: 'Preview',
     previewHint:
       'Made on this server by the offline studio engine: you, cut out of your own photos and lit into the scene. AI generation from a trained model needs an image provider.',

@@ -96,6 +96,9 @@ const envSchema = z
     // started generation may go without news before the sweep reconciles it (decision 016).
     GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     GENERATION_STALE_MINUTES: z.coerce.number().min(1).default(30),
+    // Pictures made again, at the operator's cost, when one does not look enough like the user
+    // (issue 17); 0 turns the re-roll off (the likeness refund stays).
+    GENERATION_LIKENESS_REROLLS: z.coerce.number().int().min(0).max(3).default(1),
     TRAINING_TIMEOUT_MINUTES: z.coerce.number().min(0.05).default(trainingRules.timeoutMinutes),
     // Lower refuses and blocks more pictures (see defaultNsfwThreshold); above 0, at most 1.
     NSFW_THRESHOLD: z.coerce.number().gt(0).max(1).default(defaultNsfwThreshold),
@@ -167,6 +170,8 @@ const envSchema = z
     FAL_KEY: optionalText,
     FAL_QUEUE_BASE_URL: urlOr('https://queue.fal.run'),
     FAL_WEBHOOK_JWKS_URL: urlOr('https://rest.alpha.fal.ai/.well-known/jwks.json'),
+    // fal's Platform API (deleting a deleted model's LoRA: docs/providers.md).
+    FAL_API_BASE_URL: urlOr('https://api.fal.ai/v1'),
     // The try-on engine: `local` (in-process previews) or `fashn` (FASHN's tryon model; the key is
     // required, the URL defaults to FASHN's and the webhook secret to one derived from AUTH_SECRET).
     TRYON_ENGINE: z.enum(['local', 'fashn']).default('local'),
@@ -301,7 +306,7 @@ export interface Config {
   metricsToken: string | undefined;
   jobs: { heartbeatSeconds: number; monitorSeconds: number; retryDelayFactor: number };
   training: { pollSeconds: number; timeoutMinutes: number };
-  generation: { concurrency: number; staleAfterMinutes: number };
+  generation: { concurrency: number; staleAfterMinutes: number; likenessRerolls: number };
   /** Uploads and engine outputs the NSFW classifier flags at this threshold are refused or blocked. */
   nsfwThreshold: number;
   /**
@@ -360,6 +365,8 @@ export interface FalConfig {
   /** No trailing slash. */
   queueBaseUrl: string;
   webhookJwksUrl: string;
+  /** fal's Platform API, e.g. https://api.fal.ai/v1; no trailing slash. */
+  apiBaseUrl: string;
 }
 
 export type TryOnConfig = { provider: 'local' } | { provider: 'fashn'; fashn: FashnConfig };
@@ -458,6 +465,7 @@ export function loadConfig(env: Record<string, string | undefined> = environment
     generation: {
       concurrency: e.GENERATION_CONCURRENCY,
       staleAfterMinutes: e.GENERATION_STALE_MINUTES,
+      likenessRerolls: e.GENERATION_LIKENESS_REROLLS,
     },
     nsfwThreshold: e.NSFW_THRESHOLD,
     analysisThreads: e.ANALYSIS_THREADS ?? smallPoolSize(),
@@ -537,6 +545,7 @@ function engineConfig(e: z.infer<typeof envSchema>): EngineConfig {
         key: e.FAL_KEY!,
         queueBaseUrl: withoutSlash(e.FAL_QUEUE_BASE_URL),
         webhookJwksUrl: e.FAL_WEBHOOK_JWKS_URL,
+        apiBaseUrl: withoutSlash(e.FAL_API_BASE_URL),
       },
     };
   return { provider: 'local', draft: e.LOCAL_ENGINE_DRAFT };

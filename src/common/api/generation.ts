@@ -36,6 +36,8 @@ export const generationSchema = z.object({
   isPreview: z.boolean(),
   /** 0-100: how much the face looks like the user's training photos; null when not measured. */
   likeness: z.number().int().min(0).max(100).nullable(),
+  /** Every try measured as someone else's: the user kept the most alike and got the credit back. */
+  likenessRefunded: z.boolean(),
   favourite: z.boolean(),
   viewed: z.boolean(),
   createdAt: z.string(),

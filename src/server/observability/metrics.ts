@@ -46,6 +46,28 @@ export function createMetrics() {
     labelNames: ['engine', 'operation', 'kind'] as const,
     registers: [registry],
   });
+  const likenessChecks = new Counter({
+    name: 'likeness_generation_likeness_checks_total',
+    help: 'Finished pictures measured against the user, by try (first, reroll) and result (above, below the re-roll threshold, unmeasured); first/below over first is the share re-rolled',
+    labelNames: ['engine', 'attempt', 'result'] as const,
+    registers: [registry],
+  });
+  const likenessRefunds = new Counter({
+    name: 'likeness_generation_likeness_refunds_total',
+    help: 'Generations whose every try stayed below the likeness threshold: the user kept the most alike and got the credit back',
+    labelNames: ['engine'] as const,
+    registers: [registry],
+  });
+  const likenessRerollThreshold = new Gauge({
+    name: 'likeness_generation_likeness_reroll_threshold',
+    help: 'Face similarity to the user below which a finished picture is made again',
+    registers: [registry],
+  });
+  const likenessRerollsAllowed = new Gauge({
+    name: 'likeness_generation_likeness_rerolls_allowed',
+    help: 'Re-rolls a generation may get for the likeness (GENERATION_LIKENESS_REROLLS)',
+    registers: [registry],
+  });
   // Kept beside prom-client's process_resident_memory_bytes and nodejs_heap_size_used_bytes:
   // dashboards read these names. Buffers (uploads, images) live outside the V8 heap and are
   // freed only when collected, which no default metric shows.
@@ -77,6 +99,10 @@ export function createMetrics() {
     jobDuration,
     engineErrors,
     analysisMemo,
+    likenessChecks,
+    likenessRefunds,
+    likenessRerollThreshold,
+    likenessRerollsAllowed,
     /** The text format's content type, for the scrape answer. */
     contentType: registry.contentType,
 

@@ -63,6 +63,13 @@ export const generations = pgTable(
     isPreview: boolean('is_preview').notNull().default(false),
     /** Cosine similarity of the face to the model's training faces, 0-1. */
     likeness: real('likeness'),
+    /**
+     * Pictures made again because the last one did not look enough like the user (at the
+     * operator's cost); the row holds the most alike so far while the next is made.
+     */
+    likenessRerolls: integer('likeness_rerolls').notNull().default(0),
+    /** Every try stayed below the likeness bar: the user kept the most alike, and the credit. */
+    likenessRefunded: boolean('likeness_refunded').notNull().default(false),
     favourite: boolean('favourite').notNull().default(false),
     viewedAt: timestamp('viewed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

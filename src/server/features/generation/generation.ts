@@ -62,6 +62,7 @@ export function createGeneration(deps: {
     transaction,
     staleAfterMinutes: config.generation.staleAfterMinutes,
     nsfwThreshold: config.nsfwThreshold,
+    likenessRerolls: config.generation.likenessRerolls,
     logger,
   });
   deps.studio.service.addModelDeletionParticipant((tx, modelId) =>

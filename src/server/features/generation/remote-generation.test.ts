@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Generation } from '../../../common/api/generation.ts';
 import type { UserModel } from '../../../common/api/studio.ts';
 import { messages } from '../../../common/messages.ts';
-import { photos as photoRules } from '../../../common/product.ts';
+import { identity, photos as photoRules } from '../../../common/product.ts';
+import { metrics } from '../../observability/metrics.ts';
 import { replicateGenerationInput } from '../../adapters/engine/replicate-generation.ts';
 import {
   categories,
@@ -294,6 +295,83 @@ describe('generation with the Replicate engine', () => {
     expect(fake.prediction(prediction)?.status).toBe('canceled');
     await app.deps.generation.worker.sweep();
     expect(await ledger(id)).toEqual([
+      ['generation', -1],
+      ['refund', 1],
+    ]);
+  });
+});
+
+describe('likeness-checked results', () => {
+  const photoOf = (file: string) => ({ body: readFileSync(file), contentType: 'image/jpeg' });
+  const predictionInputs = () =>
+    fake.requests
+      .filter((r) => r.method === 'POST' && r.path === '/v1/predictions')
+      .map((r) => (typeof r.body === 'string' ? JSON.parse(r.body) : r.body) as { input: object });
+  const counted = async (
+    metric: typeof metrics.likenessChecks | typeof metrics.likenessRefunds,
+    labels: Record<string, string>,
+  ) =>
+    (await metric.get()).values
+      .filter((value) => Object.entries(labels).every(([k, v]) => value.labels[k] === v))
+      .reduce((sum, value) => sum + value.value, 0);
+
+  it('makes a picture of someone else again with a new seed, at no cost to the user', async () => {
+    const firstBelow = await counted(metrics.likenessChecks, { attempt: 'first', result: 'below' });
+    const rerollAbove = await counted(metrics.likenessChecks, {
+      attempt: 'reroll',
+      result: 'above',
+    });
+    const sent = predictionInputs().length;
+    // The provider's first picture is of person B; the re-roll's of the user (person A).
+    fake.scriptPrediction({ file: photoOf(photoFixtures.personB(1)) });
+    fake.scriptPrediction({ file: photoOf(photoFixtures.personA(10)) });
+    const done = await generate();
+
+    expect(done).toMatchObject({ status: 'complete', likenessRefunded: false });
+    expect(done.likeness).toBeGreaterThanOrEqual(50);
+    const inputs = predictionInputs().slice(sent);
+    expect(inputs).toHaveLength(2);
+    expect(inputs[0]!.input).not.toHaveProperty('seed');
+    expect(inputs[1]!.input).toHaveProperty('seed');
+    expect(await ledger(done.id)).toEqual([['generation', -1]]);
+    // Only the picture kept is stored: person B's is deleted.
+    expect(storedGenerationFiles().filter((file) => file.startsWith(done.id))).toHaveLength(2);
+    expect(await counted(metrics.likenessChecks, { attempt: 'first', result: 'below' })).toBe(
+      firstBelow + 1,
+    );
+    expect(await counted(metrics.likenessChecks, { attempt: 'reroll', result: 'above' })).toBe(
+      rerollAbove + 1,
+    );
+    expect((await metrics.likenessRerollThreshold.get()).values[0]!.value).toBe(
+      identity.rerollBelowSimilarity,
+    );
+  });
+
+  it('keeps the more alike of two pictures of someone else, refunds the credit and says so', async () => {
+    const refunds = await counted(metrics.likenessRefunds, {});
+    fake.scriptPrediction({ file: photoOf(photoFixtures.personB(2)) });
+    fake.scriptPrediction({ file: photoOf(photoFixtures.personB(3)) });
+    const done = await generate();
+
+    expect(done).toMatchObject({ status: 'complete', likenessRefunded: true });
+    expect(done.likeness).toBeLessThan(50);
+    expect(done.downloadUrl).not.toBeNull();
+    expect(await ledger(done.id)).toEqual([
+      ['generation', -1],
+      ['refund', 1],
+    ]);
+    expect(storedGenerationFiles().filter((file) => file.startsWith(done.id))).toHaveLength(2);
+    expect(await counted(metrics.likenessRefunds, {})).toBe(refunds + 1);
+  });
+
+  it('keeps the first picture, refunded, when its re-roll fails', async () => {
+    fake.scriptPrediction({ file: photoOf(photoFixtures.personB(4)) });
+    fake.scriptPrediction({ outcome: 'fail' });
+    const done = await generate();
+
+    expect(done).toMatchObject({ status: 'complete', likenessRefunded: true });
+    expect(done.imageUrl).not.toBeNull();
+    expect(await ledger(done.id)).toEqual([
       ['generation', -1],
       ['refund', 1],
     ]);

@@ -92,6 +92,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       height: visible ? row.height : null,
       isPreview: row.isPreview,
       likeness: row.likeness === null ? null : likenessPercent(row.likeness),
+      likenessRefunded: row.likenessRefunded,
       favourite: row.favourite,
       viewed: row.viewedAt !== null,
       createdAt: row.createdAt.toISOString(),

@@ -1,9 +1,10 @@
+import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { metrics } from '../../observability/metrics.ts';
 import sharp from 'sharp';
 import { generationEvents } from '../../../common/api/generation.ts';
 import { messages } from '../../../common/messages.ts';
-import type { Gender } from '../../../common/product.ts';
+import { identity, type Gender } from '../../../common/product.ts';
 import { EngineError } from '../../adapters/engine/training-engine.ts';
 import type {
   GenerationEngine,
@@ -48,13 +49,17 @@ export interface GenerationWorkerDeps {
   staleAfterMinutes: number;
   /** Images the NSFW classifier flags at this threshold are blocked, whichever engine made them. */
   nsfwThreshold: number;
+  /** Pictures made again when one does not look enough like the user (0: none). */
+  likenessRerolls: number;
   logger: FastifyBaseLogger;
 }
 
 /** How long the sweep waits for a provider to say how one job went (and to hand over its image). */
 const reconcileTimeoutMs = 60_000;
 
-type Ending = { status: 'complete'; image?: StoredResult } | { status: 'failed'; reason: string };
+type Ending =
+  | { status: 'complete'; image?: StoredResult; likenessRefunded?: boolean }
+  | { status: 'failed'; reason: string };
 
 interface StoredResult {
   imageKey: string;
@@ -64,12 +69,39 @@ interface StoredResult {
   likeness: number | null;
 }
 
+/** Below the re-roll threshold: the face measures as someone else's (null: not measured). */
+function looksLikeSomeoneElse(likeness: number | null): boolean {
+  return likeness !== null && likeness < identity.rerollBelowSimilarity;
+}
+
+/** The seed of a generation's re-roll: new for each try, the same for a retry of that try. */
+export function rerollSeed(generationId: string, reroll: number): number {
+  return createHash('sha256').update(`${generationId}:reroll:${reroll}`).digest().readUInt32BE(0);
+}
+
+/** The stored picture a generation holds while a re-roll is made, if it holds one. */
+function heldResult(row: GenerationRow): StoredResult | null {
+  if (!row.imageKey || !row.thumbnailKey || row.width === null || row.height === null) return null;
+  return {
+    imageKey: row.imageKey,
+    thumbnailKey: row.thumbnailKey,
+    width: row.width,
+    height: row.height,
+    likeness: row.likeness,
+  };
+}
+
 /**
  * Makes the image of one generation and ends it exactly once: complete (with the stored image,
- * or blocked by the safety checker), or failed with a reason and its credit refunded.
+ * or blocked by the safety checker), or failed with a reason and its credit refunded. A picture
+ * whose face measures as someone else's is made again (`likenessRerolls` times at most, at the
+ * operator's cost); the most alike is kept, and if even that one measures as someone else's the
+ * credit is refunded and the picture says so.
  */
 export function createGenerationWorker(deps: GenerationWorkerDeps) {
   const { db, storage, events, engine, faces, sources, logger } = deps;
+  metrics.likenessRerollThreshold.set(identity.rerollBelowSimilarity);
+  metrics.likenessRerollsAllowed.set(deps.likenessRerolls);
 
   async function publish(row: GenerationRow) {
     await events
@@ -88,15 +120,20 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     const result = await deps.transaction(async (tx) => {
       const row = await lockGenerationById(tx, generationId);
       if (!row || row.status !== 'processing') return undefined;
+      const refunded = ending.status === 'complete' && ending.likenessRefunded === true;
       const updated = await updateGeneration(tx, generationId, {
         status: ending.status,
         completedAt: new Date(),
         engineReference: extra.reference ?? row.engineReference,
         ...(ending.status === 'failed'
           ? { failureReason: ending.reason }
-          : { hasNsfwContent: extra.blocked ?? false, ...(ending.image ?? {}) }),
+          : {
+              hasNsfwContent: extra.blocked ?? false,
+              likenessRefunded: refunded,
+              ...(ending.image ?? {}),
+            }),
       });
-      if (ending.status === 'failed')
+      if (ending.status === 'failed' || refunded)
         await deps.credits.refund(tx, row.userId, generationReference(row.id));
       const job = row.bulkJobId
         ? await countBulkOutcome(
@@ -108,6 +145,8 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
       return { updated: updated!, job };
     });
     if (!result) return false;
+    if (ending.status === 'complete' && ending.likenessRefunded)
+      metrics.likenessRefunds.inc({ engine: engine.name });
     await publish(result.updated);
     if (result.job)
       await events
@@ -125,7 +164,10 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     return true;
   }
 
-  /** Stores the image (JPEG) and a preview (WebP) under the user's folder, and scores the face. */
+  /**
+   * Stores the image (JPEG) and a preview (WebP) under the user's folder, and scores the face.
+   * Each try of a generation has its own files (a re-roll's beside the picture held).
+   */
   async function store(row: GenerationRow, model: ModelRow, bytes: Buffer): Promise<StoredResult> {
     const image = sharp(bytes, { limitInputPixels: 40_000_000, failOn: 'error' }).rotate();
     const { data, info } = await image.jpeg({ quality: 90 }).toBuffer({ resolveWithObject: true });
@@ -133,8 +175,9 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
       .resize({ width: 480, withoutEnlargement: true })
       .webp({ quality: 78 })
       .toBuffer();
-    const imageKey = userStorageKey(row.userId, 'generations', `${row.id}.jpg`);
-    const thumbnailKey = userStorageKey(row.userId, 'generations', `${row.id}-thumb.webp`);
+    const name = row.likenessRerolls === 0 ? row.id : `${row.id}-${row.likenessRerolls}`;
+    const imageKey = userStorageKey(row.userId, 'generations', `${name}.jpg`);
+    const thumbnailKey = userStorageKey(row.userId, 'generations', `${name}-thumb.webp`);
     await storage.put(imageKey, data, 'image/jpeg');
     await storage.put(thumbnailKey, thumbnail, 'image/webp');
     return {
@@ -180,8 +223,41 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     await updateGeneration(db, generationId, { heardAt: new Date(), ...values });
   }
 
-  /** Ends the generation as the engine's outcome says, storing the image of a success. */
-  async function conclude(row: GenerationRow, model: ModelRow, outcome: GenerationOutcome) {
+  async function deleteFiles(result: StoredResult | null) {
+    if (!result) return;
+    for (const key of [result.imageKey, result.thumbnailKey])
+      await storage.delete(key).catch(() => {});
+  }
+
+  /**
+   * Holds `kept` (the most alike picture so far) on the generation and counts a re-roll, so the
+   * next attempt of the job makes the picture again; false when the generation ended meanwhile.
+   */
+  async function holdForReroll(row: GenerationRow, kept: StoredResult): Promise<boolean> {
+    return deps.transaction(async (tx) => {
+      const locked = await lockGenerationById(tx, row.id);
+      if (locked?.status !== 'processing' || locked.likenessRerolls !== row.likenessRerolls)
+        return false;
+      await updateGeneration(tx, row.id, {
+        ...kept,
+        likenessRerolls: row.likenessRerolls + 1,
+        engineReference: null,
+        heardAt: new Date(),
+      });
+      return true;
+    });
+  }
+
+  /**
+   * Ends the generation as the engine's outcome says, storing the image of a success; answers
+   * 'reroll' when the picture is to be made again.
+   */
+  async function conclude(
+    row: GenerationRow,
+    model: ModelRow,
+    outcome: GenerationOutcome,
+    mayReroll = true,
+  ): Promise<boolean | 'reroll'> {
     if (outcome.status === 'succeeded') {
       // Our own check on every engine's image: a flagged one ends as a provider's flag does.
       const { flagged, scores } = await classifyNsfw(outcome.image.bytes, deps.nsfwThreshold);
@@ -189,6 +265,12 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
         logger.warn({ generationId: row.id, scores }, 'the NSFW check blocked a generated image');
         outcome = { status: 'blocked', reference: outcome.reference };
       }
+    }
+    const held = heldResult(row);
+    if (outcome.status !== 'succeeded' && held) {
+      // A re-roll that failed or was blocked: the user keeps the picture held, below the bar.
+      logger.warn({ generationId: row.id, outcome: outcome.status }, 'a likeness re-roll failed');
+      return end(row.id, { status: 'complete', image: held, likenessRefunded: true });
     }
     if (outcome.status === 'failed') {
       if (!outcome.reason)
@@ -202,15 +284,38 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     if (outcome.status === 'blocked')
       return end(row.id, { status: 'complete' }, { blocked: true, reference: outcome.reference });
     const stored = await store(row, model, outcome.image.bytes);
+    metrics.likenessChecks.inc({
+      engine: engine.name,
+      attempt: row.likenessRerolls === 0 ? 'first' : 'reroll',
+      result:
+        stored.likeness === null
+          ? 'unmeasured'
+          : looksLikeSomeoneElse(stored.likeness)
+            ? 'below'
+            : 'above',
+    });
+    const kept = held && (held.likeness ?? 0) >= (stored.likeness ?? 0) ? held : stored;
+    const dropped = kept === stored ? held : stored;
+    const belowBar = looksLikeSomeoneElse(kept.likeness);
+    if (belowBar && mayReroll && row.likenessRerolls < deps.likenessRerolls) {
+      if (!(await holdForReroll(row, kept))) {
+        await deleteFiles(stored);
+        return false;
+      }
+      await deleteFiles(dropped);
+      logger.info(
+        { generationId: row.id, likeness: kept.likeness, reroll: row.likenessRerolls + 1 },
+        'the picture does not look like the user: made again',
+      );
+      return 'reroll';
+    }
     const ended = await end(
       row.id,
-      { status: 'complete', image: stored },
+      { status: 'complete', image: kept, likenessRefunded: belowBar },
       { reference: outcome.reference },
     );
     // Ended meanwhile (swept, deleted): the files are not anyone's.
-    if (!ended)
-      for (const key of [stored.imageKey, stored.thumbnailKey])
-        await storage.delete(key).catch(() => {});
+    await deleteFiles(ended ? dropped : stored);
     return ended;
   }
 
@@ -221,82 +326,93 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
    */
   async function reconcile(row: GenerationRow): Promise<boolean> {
     const reference = row.engineReference;
+    const held = heldResult(row);
     if (reference && engine.jobs) {
       const model = await sources.modelById(row.userModelId);
       try {
         const outcome = model
           ? await engine.jobs.check(reference, AbortSignal.timeout(reconcileTimeoutMs))
           : undefined;
-        if (outcome && model) return await conclude(row, model, outcome);
+        // The sweep makes no new try: a picture below the bar ends as it is.
+        if (outcome && model) return (await conclude(row, model, outcome, false)) === true;
       } catch (error) {
         logger.warn({ err: error, generationId: row.id }, 'engine could not say how a job went');
       }
       await engine.jobs.cancel(reference);
     }
+    // A re-roll that never came back: the user keeps the picture held.
+    if (held) return end(row.id, { status: 'complete', image: held, likenessRefunded: true });
     return end(row.id, { status: 'failed', reason: messages.generation.timedOut });
+  }
+
+  /** One picture of the generation, concluded; 'reroll' when it is to be made again. */
+  async function makePicture(
+    generationId: string,
+    job: { isLastAttempt: boolean; signal: AbortSignal },
+  ): Promise<boolean | 'reroll' | undefined> {
+    const row = await findGenerationById(db, generationId);
+    if (!row || row.status !== 'processing') return;
+    const model = await sources.modelById(row.userModelId);
+    if (!model?.weights)
+      return end(generationId, { status: 'failed', reason: messages.models.notReady });
+    const request = await promptAndPreset(row, model);
+    if (!request)
+      return end(generationId, { status: 'failed', reason: messages.catalog.modelNotFound });
+    await heard(generationId);
+    let outcome: GenerationOutcome;
+    try {
+      // An earlier attempt's provider job is resumed, never paid for twice.
+      outcome =
+        row.engineReference && engine.jobs
+          ? await engine.jobs.resume(row.engineReference, job.signal)
+          : await engine.generate(
+              {
+                generationId,
+                userId: row.userId,
+                weights: model.weights,
+                triggerWord: model.triggerWord,
+                gender: model.gender as Gender,
+                prompt: request.prompt,
+                ...(row.likenessRerolls > 0 && {
+                  seed: rerollSeed(generationId, row.likenessRerolls),
+                }),
+                preset: request.preset
+                  ? { id: request.preset.id, scene: request.preset.scene }
+                  : null,
+              },
+              job.signal,
+              (reference) => heard(generationId, { engineReference: reference }),
+            );
+    } catch (error) {
+      const transient = !(error instanceof EngineError) || error.transient;
+      logger.warn({ err: error, generationId }, 'engine call failed');
+      metrics.engineErrors.inc({
+        engine: engine.name,
+        operation: 'generate',
+        kind: transient ? 'transient' : 'final',
+      });
+      if (transient && !job.isLastAttempt) {
+        // Back in the queue: waiting there for its retry is not "no news".
+        await updateGeneration(db, generationId, { heardAt: null });
+        throw error;
+      }
+      // No attempt is left to collect the provider's job: it should stop billing.
+      const reference = (await findGenerationById(db, generationId))?.engineReference;
+      if (reference) await engine.jobs?.cancel(reference);
+      // A re-roll's failure: the user keeps the picture held, below the bar.
+      const held = heldResult(row);
+      if (held)
+        return end(generationId, { status: 'complete', image: held, likenessRefunded: true });
+      // The provider's own words stay in the log; the user gets ours.
+      return end(generationId, { status: 'failed', reason: messages.generation.failed });
+    }
+    return conclude(row, model, outcome);
   }
 
   return {
     async generate(generationId: string, job: { isLastAttempt: boolean; signal: AbortSignal }) {
-      const row = await findGenerationById(db, generationId);
-      if (!row || row.status !== 'processing') return;
-      const model = await sources.modelById(row.userModelId);
-      if (!model?.weights)
-        return void (await end(generationId, {
-          status: 'failed',
-          reason: messages.models.notReady,
-        }));
-      const request = await promptAndPreset(row, model);
-      if (!request)
-        return void (await end(generationId, {
-          status: 'failed',
-          reason: messages.catalog.modelNotFound,
-        }));
-      await heard(generationId);
-      let outcome: GenerationOutcome;
-      try {
-        // An earlier attempt's provider job is resumed, never paid for twice.
-        outcome =
-          row.engineReference && engine.jobs
-            ? await engine.jobs.resume(row.engineReference, job.signal)
-            : await engine.generate(
-                {
-                  generationId,
-                  userId: row.userId,
-                  weights: model.weights,
-                  triggerWord: model.triggerWord,
-                  gender: model.gender as Gender,
-                  prompt: request.prompt,
-                  preset: request.preset
-                    ? { id: request.preset.id, scene: request.preset.scene }
-                    : null,
-                },
-                job.signal,
-                (reference) => heard(generationId, { engineReference: reference }),
-              );
-      } catch (error) {
-        const transient = !(error instanceof EngineError) || error.transient;
-        logger.warn({ err: error, generationId }, 'engine call failed');
-        metrics.engineErrors.inc({
-          engine: engine.name,
-          operation: 'generate',
-          kind: transient ? 'transient' : 'final',
-        });
-        if (transient && !job.isLastAttempt) {
-          // Back in the queue: waiting there for its retry is not "no news".
-          await updateGeneration(db, generationId, { heardAt: null });
-          throw error;
-        }
-        // No attempt is left to collect the provider's job: it should stop billing.
-        const reference = (await findGenerationById(db, generationId))?.engineReference;
-        if (reference) await engine.jobs?.cancel(reference);
-        // The provider's own words stay in the log; the user gets ours.
-        return void (await end(generationId, {
-          status: 'failed',
-          reason: messages.generation.failed,
-        }));
-      }
-      await conclude(row, model, outcome);
+      // Each pass makes one picture; a re-roll makes the next in the same job.
+      while ((await makePicture(generationId, job)) === 'reroll');
     },
 
     /** Reconciles generations without news for too long (see `reconcile`). */

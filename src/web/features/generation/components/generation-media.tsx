@@ -167,17 +167,30 @@ export function GenerationBadges({
   generation,
   className,
 }: {
-  generation: Pick<Generation, 'likeness' | 'isPreview' | 'status' | 'hasNsfwContent'>;
+  generation: Pick<
+    Generation,
+    'likeness' | 'likenessRefunded' | 'isPreview' | 'status' | 'hasNsfwContent'
+  >;
   className?: string;
 }) {
   const complete = generation.status === 'complete' && !generation.hasNsfwContent;
   if (!complete) return null;
-  if (generation.likeness === null && !generation.isPreview) return null;
+  if (generation.likeness === null && !generation.isPreview && !generation.likenessRefunded)
+    return null;
   return (
     <div className={cn('flex flex-wrap items-center gap-1.5', className)}>
       {generation.likeness !== null ? (
-        <Badge variant="success" title={text.likenessHint} data-testid="likeness-badge">
+        <Badge
+          variant={generation.likenessRefunded ? 'neutral' : 'success'}
+          title={text.likenessHint}
+          data-testid="likeness-badge"
+        >
           {text.likeness(generation.likeness)}
+        </Badge>
+      ) : null}
+      {generation.likenessRefunded ? (
+        <Badge variant="outline" title={text.likenessRefundedHint} data-testid="likeness-refund">
+          {text.likenessRefunded}
         </Badge>
       ) : null}
       {generation.isPreview ? (
