@@ -175,6 +175,7 @@ describe('image engine configuration', () => {
         key: 'id:secret',
         queueBaseUrl: 'https://queue.fal.run',
         webhookJwksUrl: 'https://rest.alpha.fal.ai/.well-known/jwks.json',
+        apiBaseUrl: 'https://api.fal.ai/v1',
       },
     });
     expect(() => loadConfig({ IMAGE_ENGINE: 'fal', DATA_DIR: dataDir() })).toThrow(

@@ -33,7 +33,14 @@ import {
  * follows the next `scriptGeneration` script (unscripted ones succeed), advancing on the client's
  * status polls (`IN_PROGRESS` while it has polls left, then `COMPLETED`), not on a clock. Its
  * images are served by the fake under `/files/...` (the real ones live on fal.media), and its
- * result carries a `seed` above 2^53, as fal's do.
+ * result carries a `seed` above 2^53, as fal's do. A flagged image is served black, as fal's are.
+ *
+ * Platform headers a submission carries (`X-Fal-Object-Lifecycle-Preference`, `X-Fal-Store-IO`,
+ * `X-Fal-Request-Timeout`) are kept on the request (`platformHeaders`) for tests to read; the
+ * lifecycle header must be the documented JSON (`{"expiration_duration_seconds": N}`, N ≥ 1, or
+ * null) or the submission is refused with 422. The Platform API's `DELETE
+ * /v1/models/requests/{id}/payloads` deletes a request's stored result and its output files
+ * (the LoRA of a training), answering `cdn_delete_results`.
  */
 
 type QueueStatus = 'IN_QUEUE' | 'IN_PROGRESS' | 'COMPLETED';
@@ -60,6 +67,10 @@ interface QueueRequest {
   /** Inference requests: their script and the status polls still to answer `IN_PROGRESS`. */
   script?: FalGenerationScript;
   pollsLeft?: number;
+  /** The submission's `x-fal-*` headers (lower-case names), as sent. */
+  platformHeaders: Record<string, string>;
+  /** Its payloads and output files were deleted through the Platform API. */
+  payloadsDeleted?: boolean;
 }
 
 /** How one `fal-ai/flux-lora` request goes (see `scriptGeneration`). */
@@ -68,9 +79,11 @@ export interface FalGenerationScript {
    * How it ends (default `succeed`): `succeed` (one JPEG per `num_images`), `nsfw` (the safety
    * checker flagged image 0: it is still listed, black, with `has_nsfw_concepts: [true, …]`),
    * `fail` (a failed request: a 422 model error with `error`, or with `errorType` an
-   * infrastructure error with that `status`, default 504).
+   * infrastructure error with that `status`, default 504), `startDeadline` (no runner started it
+   * before its `X-Fal-Request-Timeout`: the result answers 504 with
+   * `X-Fal-Request-Timeout-Type: user`; it never ran).
    */
-  outcome?: 'succeed' | 'nsfw' | 'fail';
+  outcome?: 'succeed' | 'nsfw' | 'fail' | 'startDeadline';
   error?: string;
   status?: number;
   errorType?: string;
@@ -130,7 +143,7 @@ export interface FakeFal {
   failTraining(
     id: string,
     error: string,
-    options?: { status?: number; errorType?: string },
+    options?: { status?: number; errorType?: string; startDeadline?: boolean },
   ): Promise<void>;
   /**
    * How the next `fal-ai/flux-lora` request goes; scripts queue up, one per submission. For 429,
@@ -142,6 +155,8 @@ export interface FakeFal {
   /** A new signing key; the JWKS lists only it, or both with `keepOld`. */
   rotateKey(options?: { keepOld?: boolean }): void;
   failNext(failure?: ScriptedFailure): void;
+  /** The next payload deletion reports this exception for each file (fal could not delete it). */
+  failFileDeletion(exception: string): void;
   close(): Promise<void>;
 }
 
@@ -364,6 +379,7 @@ export async function startFakeFal(): Promise<FakeFal> {
   const scripts: FalGenerationScript[] = [];
   const deliveries: FalDelivery[] = [];
   let baseUrl = '';
+  let fileDeletionFailure: string | undefined;
 
   const fail = (status: number, detail: unknown, extra: Record<string, unknown> = {}): Answer => ({
     status,
@@ -408,6 +424,30 @@ export async function startFakeFal(): Promise<FakeFal> {
 
   const routes: Route[] = [
     {
+      method: 'DELETE',
+      pattern: /^\/v1\/models\/requests\/([^/]+)\/payloads$/,
+      handle: ({ match }) => {
+        const request = queue.get(match[1]!);
+        if (!request || request.payloadsDeleted) return fail(404, 'Request not found');
+        const result = request.result?.body;
+        const output = typeof result === 'string' ? (JSON.parse(result) as unknown) : result;
+        // The CDN files of the output (inputs stay: other requests may use them).
+        const links = JSON.stringify(output ?? {}).match(/"url":"[^"]+"/g) ?? [];
+        const exception = fileDeletionFailure;
+        fileDeletionFailure = undefined;
+        if (!exception) request.payloadsDeleted = true;
+        return {
+          status: 200,
+          body: {
+            cdn_delete_results: links.map((pair) => ({
+              link: pair.slice(7, -1),
+              exception: exception ?? null,
+            })),
+          },
+        };
+      },
+    },
+    {
       method: 'GET',
       pattern: /^\/\.well-known\/jwks\.json$/,
       public: true,
@@ -429,7 +469,7 @@ export async function startFakeFal(): Promise<FakeFal> {
       public: true,
       handle: async ({ match }) => {
         const request = queue.get(match[1]!);
-        if (!request?.script || request.status !== 'COMPLETED')
+        if (!request?.script || request.status !== 'COMPLETED' || request.payloadsDeleted)
           return { status: 404, body: 'Not Found', headers: { 'content-type': 'text/plain' } };
         const file = request.script.file ?? {};
         const black = request.script.outcome === 'nsfw' && match[2]!.startsWith('image-0.');
@@ -470,7 +510,7 @@ export async function startFakeFal(): Promise<FakeFal> {
       pattern: /^\/([^/]+)\/([^/]+)\/requests\/([^/]+)$/,
       handle: ({ match }) => {
         const request = find(match[1]!, match[2]!, match[3]!);
-        if (!request) return fail(404, 'Request not found');
+        if (!request || request.payloadsDeleted) return fail(404, 'Request not found');
         if (!request.result) return fail(400, 'Request is still in progress');
         return request.result;
       },
@@ -478,8 +518,22 @@ export async function startFakeFal(): Promise<FakeFal> {
     {
       method: 'POST',
       pattern: /^\/([^/]+)\/([^/]+)(\/[^?]+)?$/,
-      handle: ({ match, body, query }) => {
+      handle: ({ match, body, query, headers }) => {
         const endpointId = `${match[1]}/${match[2]}${match[3] ?? ''}`;
+        const platformHeaders = Object.fromEntries(
+          Object.entries(headers)
+            .filter(([name]) => name.startsWith('x-fal-'))
+            .map(([name, value]) => [name, String(value)]),
+        );
+        const lifecycle = platformHeaders['x-fal-object-lifecycle-preference'];
+        if (lifecycle !== undefined && !validLifecycle(lifecycle))
+          return fail(422, [
+            {
+              loc: ['header', 'X-Fal-Object-Lifecycle-Preference'],
+              msg: 'expected {"expiration_duration_seconds": <seconds ≥ 1 or null>}',
+              type: 'value_error',
+            },
+          ]);
         const spec = endpoints[endpointId];
         if (!spec) return fail(404, `Application '${endpointId}' not found`);
         if (typeof body !== 'object' || body === null || Array.isArray(body))
@@ -501,6 +555,7 @@ export async function startFakeFal(): Promise<FakeFal> {
           webhook,
           status: 'IN_QUEUE',
           logs: [],
+          platformHeaders,
           ...(script ? { script, pollsLeft: script.polls ?? 0 } : {}),
         };
         queue.set(request.id, request);
@@ -591,6 +646,18 @@ export async function startFakeFal(): Promise<FakeFal> {
       return;
     }
     const script = request.script!;
+    if (script.outcome === 'startDeadline') {
+      await complete(
+        request,
+        {
+          status: 504,
+          headers: { 'x-fal-request-timeout-type': 'user', 'x-fal-error-type': 'request_timeout' },
+          body: { detail: 'Request timed out', error_type: 'request_timeout' },
+        },
+        'Request timed out',
+      );
+      return;
+    }
     if (script.outcome === 'fail') {
       const message = script.error ?? 'Internal error while running the model';
       log(request, message, 'ERROR');
@@ -638,6 +705,7 @@ export async function startFakeFal(): Promise<FakeFal> {
       FAL_KEY: key,
       FAL_QUEUE_BASE_URL: baseUrl,
       FAL_WEBHOOK_JWKS_URL: `${baseUrl}/.well-known/jwks.json`,
+      FAL_API_BASE_URL: `${baseUrl}/v1`,
     },
     requests: server.requests,
     deliveries,
@@ -663,7 +731,10 @@ export async function startFakeFal(): Promise<FakeFal> {
       const result: Answer = options.errorType
         ? {
             status,
-            headers: { 'x-fal-error-type': options.errorType },
+            headers: {
+              'x-fal-error-type': options.errorType,
+              ...(options.startDeadline ? { 'x-fal-request-timeout-type': 'user' } : {}),
+            },
             body: { detail: error, error_type: options.errorType },
           }
         : fail(status, [{ loc: ['body'], msg: error, type: 'value_error' }]);
@@ -684,6 +755,21 @@ export async function startFakeFal(): Promise<FakeFal> {
       published = options.keepOld ? [...published, signing.publicKey] : [signing.publicKey];
     },
     failNext: server.failNext,
+    failFileDeletion(exception) {
+      fileDeletionFailure = exception;
+    },
     close: server.close,
   };
+}
+
+/** `X-Fal-Object-Lifecycle-Preference` as fal documents it. */
+function validLifecycle(value: string): boolean {
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
+    const seconds = (parsed as Record<string, unknown>).expiration_duration_seconds;
+    return seconds === null || (Number.isInteger(seconds) && (seconds as number) >= 1);
+  } catch {
+    return false;
+  }
 }

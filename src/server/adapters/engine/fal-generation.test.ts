@@ -16,7 +16,12 @@ const app = '/fal-ai/flux-lora';
 
 beforeAll(async () => {
   fake = await startFakeFal();
-  config = { key: fake.key, queueBaseUrl: fake.url, webhookJwksUrl: fake.jwksUrl };
+  config = {
+    key: fake.key,
+    queueBaseUrl: fake.url,
+    webhookJwksUrl: fake.jwksUrl,
+    apiBaseUrl: `${fake.url}/v1`,
+  };
   engine = createFalGenerationEngine(config, fast);
   lora = `${fake.url}/files/3f9c1e0a/pytorch_lora_weights.safetensors`;
 });
@@ -63,6 +68,13 @@ describe('fal generation: the request', () => {
     expect(`${submit.method} ${submit.path}`).toBe(`POST ${app}`);
     expect(submit.headers.authorization).toBe(`Key ${fake.key}`);
     expect(submit.query).toEqual({});
+    // fal keeps the image an hour (we copy it at once), not for ever; no start deadline is set
+    // (it is not a total timeout: the job's signal is), and fal keeps the request's JSON.
+    expect(submit.headers['x-fal-object-lifecycle-preference']).toBe(
+      '{"expiration_duration_seconds":3600}',
+    );
+    expect(submit.headers).not.toHaveProperty('x-fal-request-timeout');
+    expect(submit.headers).not.toHaveProperty('x-fal-store-io');
     expect(submit.body).toEqual({
       prompt: request.prompt,
       loras: [{ path: lora, scale: 1 }],
@@ -126,6 +138,50 @@ describe('fal generation: blocked and failed', () => {
     const outcome = await engine.generate(generationRequest(), deadline());
     expect(outcome).toEqual({ status: 'blocked', reference: expect.any(String) });
     expect(lines(from).some((line) => line.includes('/files/'))).toBe(false);
+  });
+
+  it('never takes the black picture fal sends for a flagged image, however the request is read', async () => {
+    fake.scriptGeneration({ outcome: 'nsfw', polls: 2 });
+    // A worker that stopped waiting once fal had the request (it is left running, not canceled).
+    const held = new AbortController();
+    let reference = '';
+    const generating = engine.generate(generationRequest(), held.signal, async (id) => {
+      reference = id;
+      held.abort();
+    });
+    await expect(generating).rejects.toBeInstanceOf(EngineError);
+    const from = fake.requests.length;
+    // The reconciler's looks, then a retried job's resume: both end it blocked, with no image.
+    let checked;
+    for (let look = 0; look < 5 && !checked; look += 1)
+      checked = await engine.jobs!.check(reference, deadline());
+    expect(checked).toEqual({ status: 'blocked', reference });
+    expect(await engine.jobs!.resume(reference, deadline())).toEqual({
+      status: 'blocked',
+      reference,
+    });
+    expect(lines(from).some((line) => line.includes('/files/'))).toBe(false);
+    // What fal answered: the image listed, flagged, and black.
+    const answer = await fetch(`${fake.url}${app}/requests/${reference}`, {
+      headers: { authorization: `Key ${fake.key}` },
+    });
+    const result = (await answer.json()) as {
+      images: { url: string }[];
+      has_nsfw_concepts: boolean[];
+    };
+    expect(result.has_nsfw_concepts).toEqual([true]);
+    const image = Buffer.from(await (await fetch(result.images[0]!.url)).arrayBuffer());
+    const { channels } = await sharp(image).stats();
+    expect(channels.every((channel) => channel.max < 16)).toBe(true);
+  });
+
+  it('throws a transient error, saying so, when no runner started it before its start deadline', async () => {
+    fake.scriptGeneration({ outcome: 'startDeadline' });
+    const error = await engineError(engine.generate(generationRequest(), deadline()));
+    expect(error.transient).toBe(true);
+    expect(error.message).toMatch(
+      /504.*before its start deadline.*X-Fal-Request-Timeout-Type: user/,
+    );
   });
 
   it("fails with the model's error (a 422 the queue recorded)", async () => {

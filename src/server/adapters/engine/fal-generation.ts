@@ -14,6 +14,7 @@ import {
 import {
   errorFor,
   isRecord,
+  isStartDeadline,
   problemDetail,
   type ProviderResponse,
   sendToProvider,
@@ -27,7 +28,8 @@ import { EngineError } from './training-engine.ts';
  * request's status (202 while `IN_QUEUE`/`IN_PROGRESS`) with a growing pause until `COMPLETED`
  * or the job's signal aborts, then read the result.
  *
- * `has_nsfw_concepts[0] === true` → blocked: the flagged image is never downloaded. Otherwise
+ * `has_nsfw_concepts[0] === true` → blocked: the flagged image (fal sends it back black, not
+ * missing) is never downloaded, so it can neither be stored nor served. Otherwise
  * `images[0].url` is downloaded at once. The result's `seed` can exceed 2^53 (JSON.parse rounds
  * it): it is never read.
  *
@@ -44,12 +46,38 @@ import { EngineError } from './training-engine.ts';
  */
 
 export interface FalGenerationOptions extends FollowOptions {
-  /** Per request (default 30 s). */
+  /** Per HTTP request to fal (default 30 s); the whole generation is bounded by the job's signal. */
   requestTimeoutMs?: number;
 }
 
 const provider = 'fal';
 const endpoint = 'fal-ai/flux-lora';
+
+/**
+ * How long fal keeps the image it made on its CDN: one hour. We copy the image into our own
+ * storage as soon as the request completes, so fal's copy is only needed until then; an hour
+ * still covers a worker that died mid-job, whose generation the sweep collects after
+ * GENERATION_STALE_MINUTES (30 by default) plus its 5-minute schedule, and matches what
+ * Replicate keeps (1 h). fal's default is to keep it with no expiry.
+ */
+export const falImageRetentionSeconds = 3600;
+
+/**
+ * The platform headers sent with a submission (docs/providers.md):
+ * - `X-Fal-Object-Lifecycle-Preference`: the image's retention above.
+ * - No `X-Fal-Request-Timeout`: it is a deadline to *start* (a 504 with
+ *   `X-Fal-Request-Timeout-Type: user` when no runner took the request in time, provider-http.ts),
+ *   not a total timeout; the job's signal bounds the generation and cancels a request it no
+ *   longer waits for, queued or not.
+ * - No `X-Fal-Store-IO: 0` (decision 038): it would keep fal from storing the request's JSON
+ *   (prompt, LoRA URL, image URL; 30 days by default), but fal does not say the queue's result
+ *   survives it, and a retried job or the sweep reads the result from the queue later.
+ */
+export const falSubmitHeaders = {
+  'x-fal-object-lifecycle-preference': JSON.stringify({
+    expiration_duration_seconds: falImageRetentionSeconds,
+  }),
+} as const;
 
 /** The inputs besides the prompt and the LoRA (§2.7). */
 export const falGenerationInput = {
@@ -67,12 +95,18 @@ export function createFalGenerationEngine(
   const timeoutMs = options.requestTimeoutMs ?? 30_000;
   const { timing, maxPollFailures, image } = followSettings(options);
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, json?: unknown, ms = timeoutMs) =>
+  const call = (
+    method: 'GET' | 'POST' | 'PUT',
+    url: string,
+    json?: unknown,
+    ms = timeoutMs,
+    headers: Record<string, string> = {},
+  ) =>
     sendToProvider({
       provider,
       method,
       url,
-      headers: { authorization: `Key ${config.key}` },
+      headers: { ...headers, authorization: `Key ${config.key}` },
       json,
       timeoutMs: ms,
     });
@@ -151,12 +185,18 @@ export function createFalGenerationEngine(
       const started = await startJob({
         provider,
         send: () =>
-          call('POST', `${queueBase}/${endpoint}`, {
-            prompt: request.prompt,
-            loras: [{ path: request.weights, scale: 1 }],
-            ...falGenerationInput,
-            ...(request.seed !== undefined && { seed: request.seed }),
-          }),
+          call(
+            'POST',
+            `${queueBase}/${endpoint}`,
+            {
+              prompt: request.prompt,
+              loras: [{ path: request.weights, scale: 1 }],
+              ...falGenerationInput,
+              ...(request.seed !== undefined && { seed: request.seed }),
+            },
+            timeoutMs,
+            falSubmitHeaders,
+          ),
         idField: 'request_id',
         missingId: `${provider} answered a submission without a request id`,
         cancel,
@@ -184,6 +224,8 @@ export function createFalGenerationEngine(
  */
 function recordedFailure(response: ProviderResponse): string | undefined {
   const { status } = response;
+  // A start deadline that passed is not the request's failure: it never ran (thrown, transient).
+  if (isStartDeadline(response)) return undefined;
   const recorded =
     (status >= 400 && status < 500 && ![401, 403, 404, 408, 429].includes(status)) ||
     (status >= 500 &&

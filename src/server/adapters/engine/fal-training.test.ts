@@ -29,7 +29,12 @@ beforeAll(async () => {
   zipUrl = files.serve('/signed/photos.zip', {
     body: zipSync({ 'image_1.jpg': randomBytes(64), 'image_2.jpg': randomBytes(64) }),
   });
-  config = { key: fake.key, queueBaseUrl: fake.url, webhookJwksUrl: fake.jwksUrl };
+  config = {
+    key: fake.key,
+    queueBaseUrl: fake.url,
+    webhookJwksUrl: fake.jwksUrl,
+    apiBaseUrl: `${fake.url}/v1`,
+  };
   engine = createFalTrainingEngine(config);
 });
 afterAll(async () => {
@@ -149,6 +154,22 @@ describe('fal training: status', () => {
       status: 'failed',
       error: 'Request timed out',
     });
+  });
+
+  it('is still running (a transient error) when its start deadline passed: it never ran', async () => {
+    const { reference } = await engine.start(trainingRequest());
+    await fake.failTraining(reference, 'Request timed out', {
+      status: 504,
+      errorType: 'request_timeout',
+      startDeadline: true,
+    });
+    const error = await engine.status(reference).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).transient).toBe(true);
+    expect((error as EngineError).message).toContain('before its start deadline');
   });
 
   it('fails the training when the zip URL has expired or is not a zip', async () => {
@@ -323,5 +344,54 @@ describe('fal training: errors', () => {
     const impatient = createFalTrainingEngine(config, { requestTimeoutMs: 200 });
     fake.failNext({ hang: true, match: '/status' });
     expect(await engineError(impatient.status('whatever'))).toMatchObject({ transient: true });
+  });
+});
+
+describe('fal training: deleting the weights of a deleted model', () => {
+  it("deletes the training request's payloads, and with them its LoRA file; once gone, done", async () => {
+    const { reference } = await engine.start(trainingRequest());
+    await fake.completeTraining(reference);
+    const state = await engine.status(reference);
+    expect(state.status).toBe('succeeded');
+    const weights = state.status === 'succeeded' ? state.weights : null;
+    const from = fake.requests.length;
+    await engine.deleteWeights!({ modelId: 'model_1', reference, weights });
+    const [sent] = fake.requests.slice(from);
+    expect(`${sent!.method} ${sent!.path}`).toBe(
+      `DELETE /v1/models/requests/${reference}/payloads`,
+    );
+    expect(sent!.headers.authorization).toBe(`Key ${fake.key}`);
+    expect(fake.request(reference)?.payloadsDeleted).toBe(true);
+    // The result (the LoRA's URL) is gone from fal's queue too.
+    await expect(engine.status(reference)).rejects.toBeInstanceOf(EngineError);
+    // Asked again (a retried job): already gone is done.
+    await expect(
+      engine.deleteWeights!({ modelId: 'model_1', reference, weights }),
+    ).resolves.toBeUndefined();
+  });
+
+  it('asks again later when fal could not delete a file, and is refused without an admin key', async () => {
+    const { reference } = await engine.start(trainingRequest());
+    await fake.completeTraining(reference);
+    fake.failFileDeletion('Storage backend unavailable');
+    const left = await engine.deleteWeights!({ modelId: 'm', reference, weights: null }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(left).toBeInstanceOf(EngineError);
+    expect((left as EngineError).transient).toBe(true);
+    expect(fake.request(reference)?.payloadsDeleted).toBeFalsy();
+
+    const keyless = createFalTrainingEngine({ ...config, key: 'not:admin' });
+    const refused = await keyless.deleteWeights!({ modelId: 'm', reference, weights: null }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(refused).toBeInstanceOf(EngineError);
+    expect((refused as EngineError).transient).toBe(false);
+    // Nothing to delete for a training that never got a reference.
+    await expect(
+      engine.deleteWeights!({ modelId: 'm', reference: null, weights: null }),
+    ).resolves.toBeUndefined();
   });
 });

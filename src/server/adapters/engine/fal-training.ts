@@ -4,12 +4,14 @@ import {
   errorFor,
   headerValue,
   isRecord,
+  isStartDeadline,
   problemDetail,
   sendToProvider,
   successBody,
 } from './provider-http.ts';
 import {
   EngineError,
+  type TrainedModel,
   type TrainingEngine,
   type TrainingRequest,
   type TrainingState,
@@ -49,10 +51,11 @@ export function createFalTrainingEngine(
   options: FalEngineOptions = {},
 ): TrainingEngine {
   const queueBase = config.queueBaseUrl.replace(/\/+$/, '');
+  const apiBase = config.apiBaseUrl.replace(/\/+$/, '');
   const timeoutMs = options.requestTimeoutMs ?? 30_000;
   const minRefetchMs = (options.jwksMinRefetchSeconds ?? 60) * 1000;
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, json?: unknown) =>
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, json?: unknown) =>
     sendToProvider({
       provider,
       method,
@@ -78,6 +81,8 @@ export function createFalTrainingEngine(
     // (4xx) or an infrastructure error fal already retried (5xx with `error_type`). Anything
     // else (our key, throttling, a bare gateway error) says nothing about the training.
     const { status } = response;
+    // A start deadline that passed says the training never ran, not that it failed.
+    if (isStartDeadline(response)) throw errorFor(provider, response);
     const recorded =
       (status >= 400 && status < 500 && ![401, 403, 404, 408, 429].includes(status)) ||
       (status >= 500 &&
@@ -136,6 +141,32 @@ export function createFalTrainingEngine(
 
     async cancel(reference: string) {
       successBody(provider, await call('PUT', `${requestUrl(reference)}/cancel`));
+    },
+
+    /**
+     * The LoRA is the output of the training request, a file on fal's CDN kept with no expiry
+     * (generation loads it from there for as long as the model lives). fal's Platform API
+     * deletes a request's stored payloads and the CDN files of its output: `DELETE
+     * {api}/models/requests/{request_id}/payloads` (fal.ai/docs "Delete request payloads", read
+     * 2026-11-27), with an admin key. A request fal no longer knows (404) is done; a file fal
+     * reports it could not delete is asked again later.
+     */
+    async deleteWeights(trained: TrainedModel) {
+      if (!trained.reference) return;
+      const response = await call(
+        'DELETE',
+        `${apiBase}/models/requests/${encodeURIComponent(trained.reference)}/payloads`,
+      );
+      if (response.status === 404) return;
+      const body = successBody(provider, response);
+      const left = (Array.isArray(body.cdn_delete_results) ? body.cdn_delete_results : []).filter(
+        (result) => isRecord(result) && result.exception != null,
+      );
+      if (left.length > 0)
+        throw new EngineError(
+          `${provider} could not delete ${left.length} file(s) of request ${trained.reference}`,
+          { transient: true },
+        );
     },
 
     async readWebhook(request: WebhookRequest) {

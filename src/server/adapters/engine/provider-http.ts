@@ -21,7 +21,7 @@ export interface ProviderResponse {
 export interface ProviderRequest {
   /** The provider's name for messages: `Replicate`, `fal`. */
   provider: string;
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   headers: Record<string, string>;
   /** Sent as JSON. */
@@ -89,11 +89,30 @@ export function successBody(provider: string, response: ProviderResponse): Recor
   throw errorFor(provider, response);
 }
 
+/**
+ * fal's answer when a request's `X-Fal-Request-Timeout` passed: a deadline for a runner to
+ * *start* it (queue wait, runner acquisition, fal's own retries), not a limit on the whole
+ * request. fal answers 504 with `X-Fal-Request-Timeout-Type: user`; the request never ran.
+ */
+export function isStartDeadline(response: ProviderResponse): boolean {
+  return (
+    response.status === 504 &&
+    response.headers.get('x-fal-request-timeout-type')?.trim().toLowerCase() === 'user'
+  );
+}
+
 /** The EngineError a non-2xx answer stands for. */
 export function errorFor(provider: string, response: ProviderResponse): EngineError {
   const { status } = response;
   const detail = problemDetail(response.body) ?? (response.malformed ? undefined : response.text);
   const message = `${provider} answered ${status}${detail ? `: ${detail}` : ''}`;
+  if (isStartDeadline(response))
+    // Transient: nothing was wrong with the request, no runner was free in time.
+    return new EngineError(
+      `${message} (no runner started the request before its start deadline, ` +
+        'X-Fal-Request-Timeout-Type: user; it did not run)',
+      { transient: true },
+    );
   if (status === 429)
     return new EngineError(message, {
       transient: true,

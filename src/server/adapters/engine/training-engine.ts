@@ -67,6 +67,23 @@ export interface TrainingEngine {
    * out after the engine had accepted it). Throws when the engine could not be told.
    */
   cancel?(reference: string): Promise<void>;
+  /**
+   * Deletes what a training left at the provider (the trained weights) once the user deleted the
+   * model. Absent where the provider documents no way to, or the weights live in our storage
+   * (`local`). Idempotent: what is gone already counts as deleted. Throws a transient EngineError
+   * when it should be asked again later, a final one when the provider refuses.
+   */
+  deleteWeights?(trained: TrainedModel): Promise<void>;
+}
+
+/** A deleted user model as its training left it (docs/providers.md: what each provider keeps). */
+export interface TrainedModel {
+  /** Our model id (Replicate: the destination model `likeness-{modelId}` is named from it). */
+  modelId: string;
+  /** The engine's training reference (fal: the request id whose output is the LoRA). */
+  reference: string | null;
+  /** What the training produced, if it succeeded (TrainingState.weights). */
+  weights: string | null;
 }
 
 /**
