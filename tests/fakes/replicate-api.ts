@@ -121,6 +121,16 @@ export interface FakeReplicate {
   trainings(): Record<string, unknown>[];
   prediction(id: string): Record<string, unknown> | undefined;
   model(fullName: string): Record<string, unknown> | undefined;
+  /** The version ids `owner/name` still has (a deleted one goes once its deletion is done). */
+  versions(fullName: string): string[];
+  /** Models deleted through `DELETE /v1/models/{owner}/{name}`, in order. */
+  deletedModels: string[];
+  /**
+   * Replicate accepts a version's deletion (202) and does it "within a few minutes": with this
+   * set, deleted versions stay until `finishVersionDeletions`, and their model cannot be deleted.
+   */
+  slowVersionDeletion: boolean;
+  finishVersionDeletions(): void;
   /**
    * A new version of `{owner}/{name}` (created, private, when missing), as a training makes it;
    * returns `owner/name:hash`, what a prediction's `version` names.
@@ -215,7 +225,13 @@ export async function startFakeReplicate(
   const outputs = new Map<string, NonNullable<PredictionScript['file']>>();
   const messages: WebhookMessage[] = [];
   const deliveries: WebhookDelivery[] = [];
-  const control = { loseWebhooks: false };
+  const control = { loseWebhooks: false, slowVersionDeletion: false };
+  const pendingVersionDeletions: { model: string; version: string }[] = [];
+  const deletedModels: string[] = [];
+  function finishVersionDeletions() {
+    for (const { model, version } of pendingVersionDeletions.splice(0))
+      versions.get(model)?.delete(version);
+  }
   let baseUrl = '';
 
   const problem = (status: number, detail: string, title?: string): Answer => ({
@@ -579,6 +595,56 @@ export async function startFakeReplicate(
       },
     },
     {
+      method: 'DELETE',
+      pattern: /^\/v1\/models\/([^/]+)\/([^/]+)$/,
+      handle: ({ match }) => {
+        const fullName = `${match[1]}/${match[2]}`;
+        const model = models.get(fullName);
+        if (!model || model.owner !== owner) return problem(404, 'Not found.');
+        if (model.visibility !== 'private')
+          return problem(403, 'You can only delete private models.');
+        // Replicate deletes a model only once it has no versions (exact refusal not documented).
+        if ((versions.get(fullName)?.size ?? 0) > 0)
+          return problem(409, 'This model has versions. Delete its versions first.');
+        models.delete(fullName);
+        deletedModels.push(fullName);
+        return { status: 204, body: '' };
+      },
+    },
+    {
+      method: 'GET',
+      pattern: /^\/v1\/models\/([^/]+)\/([^/]+)\/versions$/,
+      handle: ({ match }) => {
+        const fullName = `${match[1]}/${match[2]}`;
+        const model = models.get(fullName);
+        if (!model || (model.visibility === 'private' && model.owner !== owner))
+          return problem(404, 'Not found.');
+        const results = [...(versions.get(fullName) ?? [])].reverse().map((id) => ({
+          id,
+          created_at: nowIso(),
+          cog_version: '0.9.0',
+          openapi_schema: null,
+        }));
+        return { status: 200, body: { next: null, previous: null, results } };
+      },
+    },
+    {
+      method: 'DELETE',
+      pattern: /^\/v1\/models\/([^/]+)\/([^/]+)\/versions\/([^/]+)$/,
+      handle: ({ match }) => {
+        const fullName = `${match[1]}/${match[2]}`;
+        const model = models.get(fullName);
+        if (!model || model.owner !== owner || !versions.get(fullName)?.has(match[3]!))
+          return problem(404, 'Not found.');
+        if (model.visibility !== 'private')
+          return problem(403, 'You can only delete versions from private models.');
+        // Accepted at once and done "within a few minutes": here, when the test says so.
+        pendingVersionDeletions.push({ model: fullName, version: match[3]! });
+        if (!control.slowVersionDeletion) finishVersionDeletions();
+        return { status: 202, body: '' };
+      },
+    },
+    {
       method: 'POST',
       pattern: /^\/v1\/models\/([^/]+)\/([^/]+)\/versions\/([^/]+)\/trainings$/,
       handle: ({ match, body }) =>
@@ -827,7 +893,16 @@ export async function startFakeReplicate(
       if (!message) throw new Error(`no webhook message ${messageId}`);
       return deliver(message, deliverOptions);
     },
+    versions: (fullName) => [...(versions.get(fullName) ?? [])],
+    deletedModels,
+    finishVersionDeletions,
     failNext: server.failNext,
+    get slowVersionDeletion() {
+      return control.slowVersionDeletion;
+    },
+    set slowVersionDeletion(value: boolean) {
+      control.slowVersionDeletion = value;
+    },
     get loseWebhooks() {
       return control.loseWebhooks;
     },

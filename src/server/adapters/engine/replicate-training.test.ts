@@ -336,6 +336,80 @@ describe('Replicate training: webhooks', () => {
   });
 });
 
+describe('Replicate training: deleting the weights of a deleted model', () => {
+  /** A model trained twice (a duplicate training wrote a second version). */
+  async function trainedTwice() {
+    const request = trainingRequest();
+    const first = await engine.start(request);
+    await fake.completeTraining(first.reference);
+    const second = await engine.start(request);
+    await fake.completeTraining(second.reference);
+    const state = await engine.status(first.reference);
+    const model = `${fake.owner}/likeness-${request.modelId.toLowerCase()}`;
+    expect(fake.versions(model)).toHaveLength(2);
+    return {
+      trained: {
+        modelId: request.modelId,
+        reference: first.reference,
+        weights: state.status === 'succeeded' ? state.weights : null,
+      },
+      model,
+    };
+  }
+
+  it('deletes every version of the destination, then the model; once gone, done', async () => {
+    const { trained, model } = await trainedTwice();
+    const versions = fake.versions(model);
+    const from = fake.requests.length;
+    await engine.deleteWeights!(trained);
+    expect(fake.requests.slice(from).map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /v1/models/${model}/versions`,
+      ...versions.reverse().map((id) => `DELETE /v1/models/${model}/versions/${id}`),
+      `DELETE /v1/models/${model}`,
+    ]);
+    expect(fake.model(model)).toBeUndefined();
+    expect(fake.deletedModels).toContain(model);
+    // The trained version cannot run any more.
+    const prediction = await fetch(`${fake.baseUrl}/predictions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fake.apiToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ version: trained.weights, input: { prompt: 'a photo of lkns7x' } }),
+    });
+    expect(prediction.status).toBeGreaterThanOrEqual(400);
+    // Asked again (a retried job): already gone is done.
+    await expect(engine.deleteWeights!(trained)).resolves.toBeUndefined();
+  });
+
+  it('asks again later while Replicate is still deleting the versions', async () => {
+    const { trained, model } = await trainedTwice();
+    fake.slowVersionDeletion = true;
+    try {
+      const pending = await engineError(engine.deleteWeights!(trained));
+      expect(pending.transient).toBe(true);
+      expect(fake.model(model)).toBeDefined();
+      fake.finishVersionDeletions();
+      await engine.deleteWeights!(trained);
+      expect(fake.model(model)).toBeUndefined();
+    } finally {
+      fake.slowVersionDeletion = false;
+    }
+  });
+
+  it('deletes the empty destination of a training that failed, and is refused with a wrong token', async () => {
+    const request = trainingRequest();
+    const { reference } = await engine.start(request);
+    await fake.failTraining(reference, 'CUDA out of memory');
+    const model = `${fake.owner}/likeness-${request.modelId.toLowerCase()}`;
+    const unauthenticated = createReplicateTrainingEngine({ ...config, apiToken: 'r8_wrong' });
+    const refused = await engineError(
+      unauthenticated.deleteWeights!({ modelId: request.modelId, reference, weights: null }),
+    );
+    expect(refused.transient).toBe(false);
+    await engine.deleteWeights!({ modelId: request.modelId, reference, weights: null });
+    expect(fake.model(model)).toBeUndefined();
+  });
+});
+
 describe('Replicate training: errors', () => {
   it('treats 500 and a malformed JSON answer as transient', async () => {
     const { reference } = await engine.start(trainingRequest());

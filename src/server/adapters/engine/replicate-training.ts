@@ -10,6 +10,7 @@ import {
 } from './provider-http.ts';
 import {
   EngineError,
+  type TrainedModel,
   type TrainingEngine,
   type TrainingRequest,
   type TrainingState,
@@ -23,7 +24,7 @@ import {
  *
  * One destination model per user model, `{owner}/likeness-{modelId}`, private: a user's weights
  * never share a model with anyone else's, deleting a user model maps to deleting one Replicate
- * model, and the version string alone says whose it is. Replicate has no limit that makes one
+ * model (`deleteWeights`), and the version string alone says whose it is. Replicate has no limit that makes one
  * shared destination necessary.
  */
 
@@ -45,11 +46,11 @@ export function createReplicateTrainingEngine(
   const timeoutMs = options.requestTimeoutMs ?? 30_000;
   const secretKey = webhookKey(config.webhookSecret);
 
-  const call = (method: 'GET' | 'POST', path: string, json?: unknown) =>
+  const call = (method: 'GET' | 'POST' | 'DELETE', path: string, json?: unknown) =>
     sendToProvider({
       provider,
       method,
-      url: `${baseUrl}${path}`,
+      url: path.startsWith('http') ? path : `${baseUrl}${path}`,
       headers: { authorization: `Bearer ${config.apiToken}` },
       json,
       timeoutMs,
@@ -129,6 +130,42 @@ export function createReplicateTrainingEngine(
         provider,
         await call('POST', `/trainings/${encodeURIComponent(reference)}/cancel`),
       );
+    },
+
+    /**
+     * Deletes the model's destination (`{owner}/likeness-{modelId}`): every version first (each
+     * one a trained LoRA; a duplicate training may have written a second), then the model, which
+     * Replicate deletes only once it has no versions (docs.replicate.com "Delete a model or model
+     * version", read 2026-11-27). A version's deletion is accepted (202) and done "within a few
+     * minutes": a model still holding versions answers 4xx, and the deletion is asked again
+     * later (transient). A destination already gone is done.
+     */
+    async deleteWeights(trained: TrainedModel) {
+      const model = `/models/${encodeURIComponent(config.owner)}/${encodeURIComponent(destinationName(trained.modelId))}`;
+      let page: string | undefined = `${model}/versions`;
+      for (let pages = 0; page && pages < 20; pages += 1) {
+        const listed = await call('GET', page);
+        if (listed.status === 404) return;
+        const body = successBody(provider, listed);
+        const results = Array.isArray(body.results) ? body.results : [];
+        for (const version of results) {
+          if (!isRecord(version) || typeof version.id !== 'string' || !version.id) continue;
+          const deleted = await call(
+            'DELETE',
+            `${model}/versions/${encodeURIComponent(version.id)}`,
+          );
+          if (deleted.status !== 404 && deleted.status >= 300) throw errorFor(provider, deleted);
+        }
+        page = typeof body.next === 'string' && body.next ? body.next : undefined;
+      }
+      const removed = await call('DELETE', model);
+      if (removed.status === 404 || (removed.status >= 200 && removed.status < 300)) return;
+      if ([400, 409, 422].includes(removed.status))
+        throw new EngineError(
+          `${errorFor(provider, removed).message} (its versions are still being deleted; asked again later)`,
+          { transient: true },
+        );
+      throw errorFor(provider, removed);
     },
 
     async readWebhook(request: WebhookRequest) {
