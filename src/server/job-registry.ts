@@ -5,6 +5,7 @@ import { emailWorker, sendEmailJob } from './features/email/jobs.ts';
 import {
   checkTrainingJob,
   deleteFilesJob,
+  deleteWeightsJob,
   startTrainingJob,
   sweepTrainingsJob,
   validatePhotoJob,
@@ -28,6 +29,7 @@ export const jobTypes: JobType<unknown>[] = [
   checkTrainingJob,
   sweepTrainingsJob,
   deleteFilesJob,
+  deleteWeightsJob,
   generateImageJob,
   sweepGenerationsJob,
   runTryOnJob,

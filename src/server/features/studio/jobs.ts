@@ -41,3 +41,19 @@ export const deleteFilesJob = defineJobType(
   z.object({ keys: z.array(z.string()), prefixes: z.array(z.string()) }),
   { retryLimit: 5, retryDelaySeconds: 30 },
 );
+
+/**
+ * Deletes a deleted model's trained weights at the engine that trained them (docs/providers.md);
+ * retried with backoff (Replicate deletes a model's versions "within a few minutes"), then given
+ * up on with an error in the log. The user's deletion never waits for it.
+ */
+export const deleteWeightsJob = defineJobType(
+  'studio.delete-weights',
+  z.object({
+    engine: z.string(),
+    modelId: z.string(),
+    reference: z.string().nullable(),
+    weights: z.string().nullable(),
+  }),
+  { retryLimit: 6, retryDelaySeconds: 60, retryBackoff: true, expireInSeconds: 300 },
+);

@@ -401,4 +401,26 @@ describe('deleting a model that is training at Replicate', () => {
     expect(fake.training(trainingId)?.status).toBe('canceled');
     expect((await api.models(user)).trainingInProgress).toBe(false);
   });
+
+  it('deletes a trained model there too, without making the user wait when Replicate fails', async () => {
+    const { user, model, trainingId } = await startTraining(app, api);
+    await fake.completeTraining(trainingId);
+    await api.modelWhen(user, model.id, (m) => m.status === 'complete');
+    const destination = `${fake.owner}/likeness-${model.id.toLowerCase()}`;
+    expect(fake.versions(destination)).toHaveLength(1);
+    // Replicate fails the first attempt: the user's deletion is done at once all the same.
+    fake.failNext({ match: `GET /v1/models/${destination}/versions`, status: 500 });
+    const deleted = await api.call(user, 'DELETE', `/api/studio/models/${model.id}`);
+    expect(deleted.status).toBe(204);
+    expect((await api.models(user)).models).toEqual([]);
+    expect(fake.model(destination)).toBeDefined();
+    // The job tries again: the version (the trained LoRA) and the model go.
+    await waitFor(
+      async () => fake.model(destination),
+      (found) => found === undefined,
+      45_000,
+    );
+    expect(fake.versions(destination)).toEqual([]);
+    expect(fake.deletedModels).toContain(destination);
+  }, 60_000);
 });

@@ -23,7 +23,7 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import type { Credits } from '../billing/credits.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import { deleteFilesJob, startTrainingJob, validatePhotoJob } from './jobs.ts';
+import { deleteFilesJob, deleteWeightsJob, startTrainingJob, validatePhotoJob } from './jobs.ts';
 import type { NormalizedPhoto } from '../../images/intake.ts';
 import {
   attachPhotos,
@@ -81,6 +81,8 @@ export interface StudioServiceDeps {
   similarity: (a: number[], b: number[]) => number;
   /** Stops a deleted model's training at the engine (no-op when none runs there). */
   cancelTraining: (model: ModelRow) => Promise<void>;
+  /** The engine keeps trained weights it can delete (TrainingEngine.deleteWeights). */
+  deletesWeights: boolean;
   logger: FastifyBaseLogger;
 }
 
@@ -415,6 +417,19 @@ export function createStudioService(deps: StudioServiceDeps) {
       // A training still running at a provider would go on, paid for; a start job running now
       // cancels what it started once it finds the model gone (`Training.start`).
       await deps.cancelTraining(model);
+      // The weights the provider trained go too, by a job that retries (decision 038): best
+      // effort, the user's deletion neither waits for the provider nor fails with it.
+      if (deps.deletesWeights && model.engine === deps.engineName)
+        await queue
+          .send(deleteWeightsJob, {
+            engine: model.engine,
+            modelId: model.id,
+            reference: model.engineReference,
+            weights: model.weights,
+          })
+          .catch((error: unknown) =>
+            logger.error({ err: error, modelId }, 'deleting the weights could not be queued'),
+          );
       await publishModel({ ...model, status: 'deleted' });
       for (const announce of afterCommit) await announce();
     },

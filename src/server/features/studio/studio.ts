@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { TrainingEngine } from '../../adapters/engine/training-engine.ts';
+import { EngineError, type TrainingEngine } from '../../adapters/engine/training-engine.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
@@ -9,6 +9,7 @@ import type { EventBus } from '../events/event-bus.ts';
 import {
   checkTrainingJob,
   deleteFilesJob,
+  deleteWeightsJob,
   startTrainingJob,
   sweepTrainingsJob,
   validatePhotoJob,
@@ -45,6 +46,7 @@ export function createStudio(deps: {
     transaction,
     similarity: (a, b) => faces.similarity(a, b),
     cancelTraining: (model) => training.cancel(model),
+    deletesWeights: engine.deleteWeights !== undefined,
     logger,
   });
   const validation = createPhotoValidation({ db, storage, faces });
@@ -82,6 +84,22 @@ export function createStudio(deps: {
     defineWorker(deleteFilesJob, async ({ keys, prefixes }) => {
       for (const key of keys) await storage.delete(key);
       for (const prefix of prefixes) await storage.deletePrefix(prefix);
+    }),
+    defineWorker(deleteWeightsJob, async (trained, job) => {
+      const at = { modelId: trained.modelId, engine: trained.engine };
+      if (!engine.deleteWeights || engine.name !== trained.engine)
+        return logger.warn(at, 'trained weights left at an engine this process does not run');
+      try {
+        await engine.deleteWeights(trained);
+        logger.info(at, 'deleted the trained weights at the engine');
+      } catch (error) {
+        const transient = !(error instanceof EngineError) || error.transient;
+        if (transient && !job.isLastAttempt) throw error;
+        logger.error(
+          { ...at, err: error },
+          'the trained weights could not be deleted at the engine',
+        );
+      }
     }),
   ] as JobWorker<unknown>[];
 
