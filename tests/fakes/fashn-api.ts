@@ -71,7 +71,17 @@ export interface FakeFashn {
   /** A run's status body as GET answers it (without advancing it). */
   prediction(id: string): Record<string, unknown> | undefined;
   /** The run's accepted request: its inputs and webhook URL. */
-  run(id: string): { inputs: Record<string, unknown>; webhookUrl: string | undefined } | undefined;
+  /**
+   * The run's accepted request: its inputs, webhook URL, and the moderation level it ran with
+   * (`moderation_level`, or FASHN's default `permissive` when the request left it out).
+   */
+  run(id: string):
+    | {
+        inputs: Record<string, unknown>;
+        webhookUrl: string | undefined;
+        moderationLevel: 'conservative' | 'permissive' | 'none';
+      }
+    | undefined;
   /** The next run (in creation order) follows this script. */
   scriptRun(script: FashnRunScript): void;
   /** Ends the run now, as its script says (or its image loading failed), and posts its webhook. */
@@ -425,7 +435,13 @@ export async function startFakeFashn(): Promise<FakeFashn> {
     },
     run: (id) => {
       const run = runs.get(id);
-      return run ? { inputs: structuredClone(run.inputs), webhookUrl: run.webhookUrl } : undefined;
+      if (!run) return undefined;
+      const level = (run.inputs.moderation_level ?? 'permissive') as 'conservative';
+      return {
+        inputs: structuredClone(run.inputs),
+        webhookUrl: run.webhookUrl,
+        moderationLevel: level,
+      };
     },
     scriptRun(script) {
       scripts.push(script);

@@ -113,13 +113,15 @@ describe('FASHN try-on: the run', () => {
         category: 'auto',
         mode: 'balanced',
         garment_photo_type: 'auto',
-        moderation_level: 'permissive',
+        moderation_level: 'conservative',
         num_samples: 1,
         segmentation_free: true,
         output_format: 'png',
         return_base64: false,
       },
     });
+    // FASHN runs it with the stricter moderation, not its permissive default.
+    expect(fake.run(started.reference!)?.moderationLevel).toBe('conservative');
     const state = await engine.status(started.reference!);
     expect(state.status).toBe('succeeded');
     if (state.status !== 'succeeded') return;

@@ -46,9 +46,16 @@ const provider = 'FASHN';
 
 export const fashnModelName = 'tryon-v1.6';
 
-/** The run inputs besides the images and the request's options, written out (§3.3). */
+/**
+ * The run inputs besides the images and the request's options, written out (§3.3).
+ * `moderation_level`: FASHN's default is `permissive` (swimwear, underwear and revealing garments
+ * allowed, explicit nudity blocked); a consumer product that takes any uploaded garment on any
+ * person's photo asks for `conservative` (stricter modesty: those garments are refused and the
+ * try-on ends blocked). The levels are `conservative`, `permissive` and `none` (docs.fashn.ai
+ * try-on parameters, read 2026-11-27; decision 038).
+ */
 export const fashnTryOnInputs = {
-  moderation_level: 'permissive',
+  moderation_level: 'conservative',
   num_samples: 1,
   segmentation_free: true,
   output_format: 'png',
