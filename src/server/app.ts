@@ -255,7 +255,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const account = createAccountService({
     db: deps.database.db,
     storage: deps.storage,
-    deletionParticipants: [deps.billing.service.deletionParticipant],
+    deletionParticipants: [
+      deps.billing.service.deletionParticipant,
+      deps.studio.service.deletionParticipant,
+    ],
     logger: deps.logger,
   });
 

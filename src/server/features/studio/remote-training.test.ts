@@ -423,4 +423,23 @@ describe('deleting a model that is training at Replicate', () => {
     expect(fake.versions(destination)).toEqual([]);
     expect(fake.deletedModels).toContain(destination);
   }, 60_000);
+
+  it('deletes the trained models there when the account is deleted', async () => {
+    const { user, model, trainingId } = await startTraining(app, api);
+    await fake.completeTraining(trainingId);
+    await api.modelWhen(user, model.id, (m) => m.status === 'complete');
+    const destination = `${fake.owner}/likeness-${model.id.toLowerCase()}`;
+    const response = await app.app!.inject({
+      method: 'DELETE',
+      url: '/api/account',
+      headers: { ...user.headers, 'content-type': 'application/json' },
+      payload: { confirm: 'DELETE' },
+    });
+    expect(response.statusCode).toBe(204);
+    await waitFor(
+      async () => fake.model(destination),
+      (found) => found === undefined,
+    );
+    expect(fake.deletedModels).toContain(destination);
+  });
 });

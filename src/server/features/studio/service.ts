@@ -20,6 +20,7 @@ import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
+import type { AccountDeletionParticipant } from '../account/service.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import type { Credits } from '../billing/credits.ts';
 import type { EventBus } from '../events/event-bus.ts';
@@ -157,9 +158,35 @@ export function createStudioService(deps: StudioServiceDeps) {
     await queue.send(deleteFilesJob, { keys, prefixes });
   }
 
+  /** Queues the deletion of a deleted model's weights at the engine that trained them. */
+  async function deleteWeightsLater(model: ModelRow, tx?: Executor): Promise<void> {
+    if (!deps.deletesWeights || model.engine !== deps.engineName) return;
+    await queue.send(
+      deleteWeightsJob,
+      {
+        engine: model.engine,
+        modelId: model.id,
+        reference: model.engineReference,
+        weights: model.weights,
+      },
+      tx ? { tx } : {},
+    );
+  }
+
   return {
     publishPhotoChanges,
     publishModel,
+
+    /**
+     * Account deletion: the user's models go with the user row (cascade), so their weights at
+     * the engine are queued for deletion in the same transaction (decision 038).
+     */
+    deletionParticipant: {
+      name: 'studio',
+      async beforeDelete(tx, userId) {
+        for (const model of await listModels(tx, userId)) await deleteWeightsLater(model, tx);
+      },
+    } satisfies AccountDeletionParticipant,
 
     /** Registers a feature whose rows and files made from a model go with it. */
     addModelDeletionParticipant(participant: ModelDeletionParticipant): void {
@@ -419,17 +446,9 @@ export function createStudioService(deps: StudioServiceDeps) {
       await deps.cancelTraining(model);
       // The weights the provider trained go too, by a job that retries (decision 038): best
       // effort, the user's deletion neither waits for the provider nor fails with it.
-      if (deps.deletesWeights && model.engine === deps.engineName)
-        await queue
-          .send(deleteWeightsJob, {
-            engine: model.engine,
-            modelId: model.id,
-            reference: model.engineReference,
-            weights: model.weights,
-          })
-          .catch((error: unknown) =>
-            logger.error({ err: error, modelId }, 'deleting the weights could not be queued'),
-          );
+      await deleteWeightsLater(model).catch((error: unknown) =>
+        logger.error({ err: error, modelId }, 'deleting the weights could not be queued'),
+      );
       await publishModel({ ...model, status: 'deleted' });
       for (const announce of afterCommit) await announce();
     },
