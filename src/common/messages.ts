@@ -1421,6 +1421,8 @@ export const messages = {
           heading: '8. Who else handles your data',
           paragraphs: [
             'We use carefully chosen providers for hosting, email delivery, payments and AI image processing. They process data only on our instructions and under data processing agreements. If data is transferred outside the EU and EEA, we rely on safeguards approved by the European Commission, such as its standard contractual clauses.',
+            'Our AI image providers receive your training photos, your prompts and the photos you send for virtual try-on only to do that work. When you delete an AI model, or your account, we ask the provider that trained it to delete the trained model too; this can take a few minutes. The images our AI image provider makes are copied to our storage straight away, and it deletes its copy within an hour.',
+            'Two things our providers do not let us delete sooner. Our AI image provider may keep the text of a request, such as your prompt, for up to 30 days. Our virtual try-on provider keeps the pictures it makes for up to 72 hours and offers no way to delete them earlier; of your photos it keeps only links, which stop working within an hour.',
           ],
         },
         {
