@@ -301,6 +301,8 @@ describe('generation with the Replicate engine', () => {
   });
 });
 
+type Labels = Record<string, string | number | undefined>;
+
 describe('likeness-checked results', () => {
   const photoOf = (file: string) => ({ body: readFileSync(file), contentType: 'image/jpeg' });
   const predictionInputs = () =>
@@ -312,7 +314,9 @@ describe('likeness-checked results', () => {
     labels: Record<string, string>,
   ) =>
     (await metric.get()).values
-      .filter((value) => Object.entries(labels).every(([k, v]) => value.labels[k] === v))
+      .filter((value) =>
+        Object.entries(labels).every(([k, v]) => (value.labels as Labels)[k] === v),
+      )
       .reduce((sum, value) => sum + value.value, 0);
 
   it('makes a picture of someone else again with a new seed, at no cost to the user', async () => {
