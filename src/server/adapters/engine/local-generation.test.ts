@@ -1,3 +1,4 @@
+import type { RgbImage } from '../../images/rgb-image.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -28,7 +29,7 @@ import { loadCutout } from './studio/cutouts.ts';
 import { examplePrompts as prompts } from './studio/prompt-examples.ts';
 import { composePerson, type Cutout } from './studio/compose.ts';
 import { backdropLight, paintBackdrop } from './studio/backdrops.ts';
-import { meanLabDistance } from './studio/pixels.ts';
+import { meanLabDistance, rgbToLab } from './studio/pixels.ts';
 import { sceneWith, type PresetScene } from './studio/scene.ts';
 import { EngineError } from './training-engine.ts';
 
@@ -211,6 +212,50 @@ describe('local generation engine (the offline studio)', () => {
     },
     60_000,
   );
+
+  it('dyes the fabric of the clothes and leaves what is another colour as it is', async () => {
+    // Person B wears an orange suit with a black collar inside a metal ring: "a red jacket"
+    // makes the suit red, and the collar stays black rather than turning a flat red patch.
+    const { width, height } = localGenerationRules.canvas;
+    const compose = async (clothing: [number, number, number] | null) => {
+      const scene = sceneWith({ place: 'studio', framing: 'portrait', clothing });
+      const backdrop = await paintBackdrop(scene, width, height, 1);
+      return composePerson(backdrop, people.b.cutout, scene, backdropLight(scene).ambient);
+    };
+    const [plain, dyed] = await Promise.all([compose(null), compose([200, 30, 30])]);
+    const { landmarks } = plain;
+    const eyeDistance = landmarks.rightEye[0] - landmarks.leftEye[0];
+    const midX = (landmarks.leftEye[0] + landmarks.rightEye[0]) / 2;
+    const meanLab = (image: RgbImage, cx: number, cy: number, r: number) => {
+      const sum = [0, 0, 0];
+      const lab: [number, number, number] = [0, 0, 0];
+      let n = 0;
+      for (let y = Math.round(cy - r); y <= cy + r; y++)
+        for (let x = Math.round(cx - r); x <= cx + r; x++) {
+          const o = (y * width + x) * 3;
+          rgbToLab(image.data[o]!, image.data[o + 1]!, image.data[o + 2]!, lab);
+          for (let c = 0; c < 3; c++) sum[c]! += lab[c]!;
+          n++;
+        }
+      return sum.map((v) => v / n);
+    };
+    const collarAt = [midX, landmarks.mouth[1] + eyeDistance * 1.1] as const;
+    const suitAt = [midX - eyeDistance * 1.9, height - eyeDistance * 0.6] as const;
+    const r = Math.round(eyeDistance * 0.12);
+    const [collarBefore, collarAfter] = [plain, dyed].map((c) => meanLab(c.image, ...collarAt, r));
+    const [suitBefore, suitAfter] = [plain, dyed].map((c) => meanLab(c.image, ...suitAt, r));
+    // Measured: the collar stays at L* 15, a* 0, b* 2 (dyed with the rest below the chin, as
+    // before, it turned a dark red: L* 20, a* 16, b* 10); the suit's a* 45 → 59, its hue angle
+    // 45° → 34°.
+    expect(collarBefore![0]).toBeLessThan(30);
+    expect(Math.abs(collarAfter![0]! - collarBefore![0]!)).toBeLessThan(3);
+    expect(
+      Math.hypot(collarAfter![1]! - collarBefore![1]!, collarAfter![2]! - collarBefore![2]!),
+    ).toBeLessThan(4);
+    expect(suitAfter![1]! - suitBefore![1]!).toBeGreaterThan(8);
+    const hue = (lab: number[]) => (Math.atan2(lab[2]!, lab[1]!) * 180) / Math.PI;
+    expect(hue(suitAfter!)).toBeLessThan(hue(suitBefore!) - 8);
+  }, 60_000);
 
   it('gives clearly different pictures for different presets and for different prompts', async () => {
     const cutout = people.a.cutout;

@@ -5,7 +5,7 @@ import { ZodError } from 'zod';
 import { messages } from '../../../common/messages.ts';
 import { analyzePhoto, profileSimilarity } from '../../images/analysis.ts';
 import type { FaceLandmarks } from '../../images/faces.ts';
-import { upscaleToHd } from '../../images/upscale.ts';
+import { resizeLanczos, upscaleToHd } from '../../images/upscale.ts';
 import type { Storage } from '../storage/storage.ts';
 import type {
   GenerationEngine,
@@ -128,8 +128,10 @@ export function createLocalGenerationEngine({
       }
       type Try = Awaited<ReturnType<typeof render>>;
 
+      const finished = new Set<Try>();
       /** The picture as delivered (upscaled to HD unless in draft mode), and its likeness. */
       async function finish(made: Try) {
+        finished.add(made);
         const image = draft ? made.picture : await grainedHd(made.picture, made.lit, seed);
         checkAborted(signal);
         const jpeg = await encode(image, badge);
@@ -145,12 +147,12 @@ export function createLocalGenerationEngine({
       let mostAlike = { made: best.from, likeness: best.likeness };
       const tryAgain = async (cutout: LikenessCutout, lit: Scene, faceStrength?: number) => {
         const made = await render(cutout, lit, faceStrength);
-        const finished = draft ? await finish(made) : null;
+        const drafted = draft ? await finish(made) : null;
         const likeness =
-          finished?.likeness ?? (await likenessOf(await encode(made.picture, false), profile));
+          drafted?.likeness ?? (await likenessOf(await encode(made.picture, false), profile));
         if (likeness > mostAlike.likeness) mostAlike = { made, likeness };
         if (likeness < floor && !draft) return;
-        const delivered = finished ?? (await finish(made));
+        const delivered = drafted ?? (await finish(made));
         if (delivered.likeness > best.likeness) best = delivered;
       };
       for (const cutout of order.slice(1)) {
@@ -168,8 +170,8 @@ export function createLocalGenerationEngine({
         if (best.likeness >= floor) break;
         await tryAgain(mostAlike.made.cutout, lit, faceStrength);
       }
-      // Still below: the most alike try delivered too, if it is not the one delivered already.
-      if (best.likeness < floor && mostAlike.made !== best.from) {
+      // Still below: the most alike try delivered too, if it was not delivered already.
+      if (best.likeness < floor && !finished.has(mostAlike.made)) {
         const delivered = await finish(mostAlike.made);
         if (delivered.likeness > best.likeness) best = delivered;
       }
@@ -281,25 +283,23 @@ export interface StudioPicture extends RgbImage {
 }
 
 /**
- * The picture upscaled ×4, with its grain added at that size, except over most of the face: a
- * film's grain there costs the features the likeness rests on.
+ * The picture upscaled ×4, with its grain added at that size, except over the face: a film's
+ * grain there costs the features the likeness rests on. The face itself is enlarged with
+ * lanczos3 rather than the model: ESRGAN-slim redraws a small face's fine detail and costs up to
+ * 4% of its likeness (measured on the contact sheets: 0.933 at canvas size, 0.895 in HD, 0.934
+ * with the face enlarged plainly), while it keeps hair, clothes and backdrop sharp (decision 036).
  */
 async function grainedHd(picture: StudioPicture, scene: Scene, seed: number): Promise<RgbImage> {
-  const hd = await upscaleToHd(picture);
-  const scale = hd.width / picture.width;
+  const [modelled, plain] = await Promise.all([upscaleToHd(picture), resizeLanczos(picture)]);
+  const scale = modelled.width / picture.width;
   const at = ([x, y]: [number, number]): [number, number] => [x * scale, y * scale];
-  const face = picture.face;
-  return protectFace(
-    grainAfterUpscale(hd, scene, seed),
-    hd,
-    {
-      leftEye: at(face.leftEye),
-      rightEye: at(face.rightEye),
-      nose: at(face.nose),
-      mouth: at(face.mouth),
-    },
-    scene.treatment,
-  );
+  const face = {
+    leftEye: at(picture.face.leftEye),
+    rightEye: at(picture.face.rightEye),
+    nose: at(picture.face.nose),
+    mouth: at(picture.face.mouth),
+  };
+  return protectFace(grainAfterUpscale(modelled, scene, seed), plain, face, scene.treatment, 1);
 }
 
 /** A generation's seed: stable for its id, so a retry paints the same picture. */

@@ -96,6 +96,15 @@ export const compositionRules = {
   skin: { near: 14, far: 26 },
   /** How much of the clothes' own lightness variation the dye keeps (folds, light). */
   dyeKeepsLightness: 0.55,
+  /**
+   * Clothes whose typical chroma (a*b* length, the median over the clothes) reaches this are a
+   * coloured fabric: the dye takes the parts of that colour (Lab a*b* distance below `near`,
+   * none from `far`) and leaves the rest as it is (a black collar, a metal ring, a printed logo).
+   * Neutral clothes (black, grey, white) are dyed whole.
+   */
+  dyeFabric: { minChroma: 14, near: 18, far: 34 },
+  /** Dyed lightness stays this far inside black and white, so folds show on white and black. */
+  dyeLightnessRoom: { dark: 6, light: 97 },
 } as const;
 
 /** x' = a·x − b·y + tx, y' = b·x + a·y + ty. */
@@ -550,7 +559,8 @@ export function composePerson(
 
 /**
  * Dyes the clothes towards `colour`: below the chin, inside the matte, wherever the pixel is not
- * like the face's skin. The new colour keeps part of the old lightness, so folds and light stay.
+ * like the face's skin and, on a coloured fabric, is of the fabric's colour. The new colour keeps
+ * part of the old lightness, so folds and light stay.
  */
 function dyeClothes(
   person: Float32Array,
@@ -592,10 +602,10 @@ function dyeClothes(
   const target: [number, number, number] = [0, 0, 0];
   rgbToLab(colour[0], colour[1], colour[2], target);
 
-  // The clothes' mean lightness, so the dye keeps their relative light and shade.
-  let sumL = 0;
-  let count = 0;
+  // The clothes: below the chin, inside the matte, not like the face's skin.
   const mask = new Float32Array(width * height);
+  const labs = new Float32Array(width * height * 3);
+  const chromas: number[] = [];
   for (let y = Math.max(0, Math.floor(startY)); y < height; y++) {
     const ramp = Math.min(1, (y - startY) / Math.max(1, down * 0.5));
     for (let x = 0; x < width; x++) {
@@ -606,24 +616,75 @@ function dyeClothes(
       const clothes = smoothstep(rules.skin.near, rules.skin.far, distance) * ramp;
       if (clothes <= 0) continue;
       mask[i] = clothes;
-      sumL += lab[0];
-      count++;
+      labs.set(lab, i * 3);
+      chromas.push(Math.hypot(lab[1], lab[2]));
     }
   }
-  if (count === 0) return;
-  const meanL = sumL / count;
+  if (chromas.length === 0) return;
+  const fabric = fabricColour(labs, mask, chromas);
+  // The fabric's mean lightness, so the dye keeps its relative light and shade.
+  let sumL = 0;
+  let weightSum = 0;
+  for (let i = 0; i < width * height; i++) {
+    if (mask[i]! <= 0) continue;
+    if (fabric) mask[i]! *= fabricWeight(labs, i, fabric);
+    sumL += labs[i * 3]! * mask[i]!;
+    weightSum += mask[i]!;
+  }
+  if (weightSum <= 0) return;
+  const meanL = sumL / weightSum;
   const smooth = blur(mask, width, height, 1, Math.max(1, eyeDistance * 0.05));
   const keep = rules.dyeKeepsLightness;
+  const { dark, light } = rules.dyeLightnessRoom;
+  const above = Math.max(1, light - target[0]);
+  const below = Math.max(1, target[0] - dark);
   const out: [number, number, number] = [0, 0, 0];
   for (let i = 0; i < width * height; i++) {
     const m = Math.min(mask[i]!, smooth[i]!) * 0.95;
     if (m <= 0.01) continue;
-    rgbToLab(...toSrgb(i), lab);
-    const l = target[0] + (lab[0] - meanL) * keep;
+    // The clothes' light and shade around the new colour, eased into the room left above and
+    // below it, so a white or black dye keeps its folds instead of clipping flat.
+    const shade = (labs[i * 3]! - meanL) * keep;
+    const l =
+      shade >= 0
+        ? target[0] + above * Math.tanh(shade / above)
+        : target[0] - below * Math.tanh(-shade / below);
     labToRgb(l, target[1], target[2], out);
     for (let c = 0; c < 3; c++)
       person[i * 3 + c] = person[i * 3 + c]! * (1 - m) + toLinear(out[c]!) * m;
   }
+}
+
+/**
+ * The fabric's colour (Lab a*, b*) when the clothes are coloured: the mask-weighted mean of the
+ * clothes' more colourful half. Null for neutral clothes, which are dyed whole.
+ */
+function fabricColour(
+  labs: Float32Array,
+  mask: Float32Array,
+  chromas: number[],
+): [number, number] | null {
+  const sorted = [...chromas].sort((p, q) => p - q);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  if (median < compositionRules.dyeFabric.minChroma) return null;
+  let a = 0;
+  let b = 0;
+  let weight = 0;
+  for (let i = 0; i < mask.length; i++) {
+    const m = mask[i]!;
+    if (m <= 0 || Math.hypot(labs[i * 3 + 1]!, labs[i * 3 + 2]!) < median) continue;
+    a += labs[i * 3 + 1]! * m;
+    b += labs[i * 3 + 2]! * m;
+    weight += m;
+  }
+  return weight > 0 ? [a / weight, b / weight] : null;
+}
+
+/** How much pixel `i` is of the fabric's colour: 1 near it, 0 for another colour or a neutral. */
+function fabricWeight(labs: Float32Array, i: number, fabric: [number, number]): number {
+  const { near, far } = compositionRules.dyeFabric;
+  const distance = Math.hypot(labs[i * 3 + 1]! - fabric[0], labs[i * 3 + 2]! - fabric[1]);
+  return 1 - smoothstep(near, far, distance);
 }
 
 /**
