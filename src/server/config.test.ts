@@ -131,6 +131,11 @@ describe('image engine configuration', () => {
         baseUrl: 'https://api.replicate.com/v1',
         trainer: { owner: 'ostris', name: 'flux-dev-lora-trainer', version },
         owner: 'likeness-studio',
+        upscaler: {
+          owner: 'nightmareai',
+          name: 'real-esrgan',
+          version: '42fed1c4974146d4d2414e2be2c5277c7fcf05fcc3a73abf41610695738c1d7b',
+        },
       },
     });
     const custom = loadConfig({
@@ -176,11 +181,29 @@ describe('image engine configuration', () => {
         queueBaseUrl: 'https://queue.fal.run',
         webhookJwksUrl: 'https://rest.alpha.fal.ai/.well-known/jwks.json',
         apiBaseUrl: 'https://api.fal.ai/v1',
+        upscaler: { endpoint: 'fal-ai/esrgan', model: 'RealESRGAN_x4plus' },
       },
     });
     expect(() => loadConfig({ IMAGE_ENGINE: 'fal', DATA_DIR: dataDir() })).toThrow(
       /FAL_KEY is required when IMAGE_ENGINE=fal/,
     );
+  });
+
+  it('leaves the engines without an upscaler with PROVIDER_HD=false, and refuses a malformed one', () => {
+    const fal = { IMAGE_ENGINE: 'fal', FAL_KEY: 'id:secret', DATA_DIR: dataDir() };
+    expect(loadConfig({ ...fal, PROVIDER_HD: 'false' }).engine).not.toHaveProperty('fal.upscaler');
+    expect(
+      loadConfig({ ...replicate, PROVIDER_HD: '0', DATA_DIR: dataDir() }).engine,
+    ).not.toHaveProperty('replicate.upscaler');
+    expect(loadConfig({ ...fal, FAL_UPSCALER_MODEL: 'RealESRGAN_x2plus' }).engine).toMatchObject({
+      fal: { upscaler: { model: 'RealESRGAN_x2plus' } },
+    });
+    expect(() => loadConfig({ ...fal, FAL_UPSCALER_MODEL: 'bicubic' })).toThrow(
+      /FAL_UPSCALER_MODEL/,
+    );
+    expect(() =>
+      loadConfig({ ...replicate, REPLICATE_UPSCALER_VERSION: 'latest', DATA_DIR: dataDir() }),
+    ).toThrow(/REPLICATE_UPSCALER_VERSION/);
   });
 
   it('ignores provider variables for another engine, and refuses an unknown engine', () => {

@@ -166,12 +166,54 @@ const envSchema = z
     ),
     REPLICATE_TRAINER_VERSION: optionalText,
     REPLICATE_OWNER: optionalText,
+    // Provider HD (decision 040): a GPU engine's picture is enlarged to at least 2048 px on its
+    // long side by the provider's ESRGAN in the same job; false keeps the engine's own size.
+    PROVIDER_HD: z
+      .enum(['true', 'false', '1', '0', ''])
+      .optional()
+      .transform((value) => value !== 'false' && value !== '0'),
+    // The upscaler on Replicate (owner/name) and its pinned version (docs/providers.md).
+    REPLICATE_UPSCALER: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name')
+        .default('nightmareai/real-esrgan'),
+    ),
+    REPLICATE_UPSCALER_VERSION: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .regex(/^[0-9a-f]{64}$/, 'must be a version id (64 hexadecimal characters)')
+        .default('42fed1c4974146d4d2414e2be2c5277c7fcf05fcc3a73abf41610695738c1d7b'),
+    ),
     // fal (IMAGE_ENGINE=fal): the key is required; the URLs default to fal's own.
     FAL_KEY: optionalText,
     FAL_QUEUE_BASE_URL: urlOr('https://queue.fal.run'),
     FAL_WEBHOOK_JWKS_URL: urlOr('https://rest.alpha.fal.ai/.well-known/jwks.json'),
     // fal's Platform API (deleting a deleted model's LoRA: docs/providers.md).
     FAL_API_BASE_URL: urlOr('https://api.fal.ai/v1'),
+    // fal's upscaler endpoint and its ESRGAN weights (`model`), for PROVIDER_HD.
+    FAL_UPSCALER: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .regex(/^[\w.-]+\/[\w.-]+(\/[\w./-]+)?$/, 'must be an endpoint id (owner/app[/path])')
+        .default('fal-ai/esrgan'),
+    ),
+    FAL_UPSCALER_MODEL: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .enum([
+          'RealESRGAN_x4plus',
+          'RealESRGAN_x2plus',
+          'RealESRGAN_x4plus_anime_6B',
+          'RealESRGAN_x4_v3',
+          'RealESRGAN_x4_wdn_v3',
+          'RealESRGAN_x4_anime_v3',
+        ])
+        .default('RealESRGAN_x4plus'),
+    ),
     // The try-on engine: `local` (in-process previews) or `fashn` (FASHN's tryon model; the key is
     // required, the URL defaults to FASHN's and the webhook secret to one derived from AUTH_SECRET).
     TRYON_ENGINE: z.enum(['local', 'fashn']).default('local'),
@@ -358,6 +400,8 @@ export interface ReplicateConfig {
   trainer: { owner: string; name: string; version: string };
   /** The account that owns the destination models trainings write to. */
   owner: string;
+  /** The upscaler model and its pinned version (provider HD); absent when PROVIDER_HD is off. */
+  upscaler?: { owner: string; name: string; version: string };
 }
 
 export interface FalConfig {
@@ -367,6 +411,8 @@ export interface FalConfig {
   webhookJwksUrl: string;
   /** fal's Platform API, e.g. https://api.fal.ai/v1; no trailing slash. */
   apiBaseUrl: string;
+  /** The upscaler endpoint and its `model` (provider HD); absent when PROVIDER_HD is off. */
+  upscaler?: { endpoint: string; model: string };
 }
 
 export type TryOnConfig = { provider: 'local' } | { provider: 'fashn'; fashn: FashnConfig };
@@ -535,6 +581,7 @@ function engineConfig(e: z.infer<typeof envSchema>): EngineConfig {
         baseUrl: withoutSlash(e.REPLICATE_BASE_URL),
         trainer: { owner, name, version: e.REPLICATE_TRAINER_VERSION! },
         owner: e.REPLICATE_OWNER!,
+        ...(e.PROVIDER_HD && { upscaler: upscalerOf(e) }),
       },
     };
   }
@@ -546,9 +593,17 @@ function engineConfig(e: z.infer<typeof envSchema>): EngineConfig {
         queueBaseUrl: withoutSlash(e.FAL_QUEUE_BASE_URL),
         webhookJwksUrl: e.FAL_WEBHOOK_JWKS_URL,
         apiBaseUrl: withoutSlash(e.FAL_API_BASE_URL),
+        ...(e.PROVIDER_HD && {
+          upscaler: { endpoint: e.FAL_UPSCALER, model: e.FAL_UPSCALER_MODEL },
+        }),
       },
     };
   return { provider: 'local', draft: e.LOCAL_ENGINE_DRAFT };
+}
+
+function upscalerOf(e: z.infer<typeof envSchema>): NonNullable<ReplicateConfig['upscaler']> {
+  const [owner, name] = e.REPLICATE_UPSCALER.split('/') as [string, string];
+  return { owner, name, version: e.REPLICATE_UPSCALER_VERSION };
 }
 
 function billingConfig(e: z.infer<typeof envSchema>): BillingConfig {

@@ -15,6 +15,7 @@ import {
   type ScriptedFailure,
   startJsonServer,
 } from './provider-fake-kit.ts';
+import sharp from 'sharp';
 
 /**
  * A local stand-in for fal's queue API and webhook signing, over real HTTP and keeping the
@@ -34,6 +35,13 @@ import {
  * status polls (`IN_PROGRESS` while it has polls left, then `COMPLETED`), not on a clock. Its
  * images are served by the fake under `/files/...` (the real ones live on fal.media), and its
  * result carries a `seed` above 2^53, as fal's do. A flagged image is served black, as fal's are.
+ *
+ * The upscaler (`fal-ai/esrgan`, docs/providers.md) runs by itself too, following its own
+ * `scriptUpscale` scripts: its input is validated as fal documents it (`image_url` required,
+ * `scale` 1-8, `model` one of the ESRGAN weights, `output_format` png or jpeg; 422 otherwise), and
+ * when it runs it fetches `image_url` (a failed download or a non-image fails the request with a
+ * 422 naming `image_url`) and answers `{image: {url, content_type, width, height, …}}`, the image
+ * `scale` times larger.
  *
  * Platform headers a submission carries (`X-Fal-Object-Lifecycle-Preference`, `X-Fal-Store-IO`,
  * `X-Fal-Request-Timeout`) are kept on the request (`platformHeaders`) for tests to read; the
@@ -71,6 +79,8 @@ interface QueueRequest {
   platformHeaders: Record<string, string>;
   /** Its payloads and output files were deleted through the Platform API. */
   payloadsDeleted?: boolean;
+  /** Output files the runner made (the upscaler's), by file name. */
+  files?: Map<string, { body: Buffer; contentType: string; width: number; height: number }>;
 }
 
 /** How one `fal-ai/flux-lora` request goes (see `scriptGeneration`). */
@@ -104,6 +114,8 @@ interface EndpointSpec {
   output(request: QueueRequest, baseUrl: string): unknown;
   /** Runs by itself, following scripts (inference), rather than by the test's controls. */
   scripted?: boolean;
+  /** What a scripted runner does before it succeeds; a detail item fails the request (422). */
+  run?(request: QueueRequest): Promise<DetailItem | undefined>;
 }
 
 export interface FalDelivery {
@@ -150,6 +162,11 @@ export interface FakeFal {
    * 500 or a malformed answer use `failNext({ match: 'POST /fal-ai/flux-lora', ... })`.
    */
   scriptGeneration(script: FalGenerationScript): void;
+  /**
+   * How the next `fal-ai/esrgan` request goes (`outcome` succeed or fail, `polls`, `file`);
+   * scripts queue up apart from `scriptGeneration`'s.
+   */
+  scriptUpscale(script: FalGenerationScript): void;
   /** Sends a completed request's webhook again (same body, fresh timestamp and signature). */
   redeliver(requestId: string, options?: FalDeliverOptions): Promise<FalDelivery>;
   /** A new signing key; the JWKS lists only it, or both with `keepOld`. */
@@ -271,7 +288,111 @@ function validateFluxLora(input: Record<string, unknown>): DetailItem[] {
   return issues;
 }
 
+const esrganModels = [
+  'RealESRGAN_x4plus',
+  'RealESRGAN_x2plus',
+  'RealESRGAN_x4plus_anime_6B',
+  'RealESRGAN_x4_v3',
+  'RealESRGAN_x4_wdn_v3',
+  'RealESRGAN_x4_anime_v3',
+];
+
+/** UpscaleInput of `fal-ai/esrgan` (its llms.txt). */
+function validateEsrgan(input: Record<string, unknown>): DetailItem[] {
+  const issues: DetailItem[] = [];
+  if (input.image_url === undefined) issues.push(missingField('image_url'));
+  else if (typeof input.image_url !== 'string')
+    issues.push(typeError('image_url', 'str type expected', 'type_error.str'));
+  const scale = input.scale;
+  if (scale !== undefined) {
+    if (typeof scale !== 'number')
+      issues.push(typeError('scale', 'value is not a valid float', 'type_error.float'));
+    else if (scale < 1 || scale > 8)
+      issues.push(
+        typeError(
+          'scale',
+          'ensure this value is between 1 and 8',
+          'value_error.number.not_in_range',
+        ),
+      );
+  }
+  if (input.tile !== undefined && !Number.isInteger(input.tile))
+    issues.push(typeError('tile', 'value is not a valid integer', 'type_error.integer'));
+  if (input.face !== undefined && typeof input.face !== 'boolean')
+    issues.push(typeError('face', 'value could not be parsed to a boolean', 'type_error.bool'));
+  if (input.model !== undefined && !esrganModels.includes(input.model as string))
+    issues.push(
+      typeError(
+        'model',
+        `value is not a valid enumeration member; permitted: ${esrganModels.map((m) => `'${m}'`).join(', ')}`,
+        'type_error.enum',
+      ),
+    );
+  if (input.output_format !== undefined && !['png', 'jpeg'].includes(input.output_format as string))
+    issues.push(
+      typeError(
+        'output_format',
+        "value is not a valid enumeration member; permitted: 'png', 'jpeg'",
+        'type_error.enum',
+      ),
+    );
+  return issues;
+}
+
 const endpoints: Record<string, EndpointSpec> = {
+  'fal-ai/esrgan': {
+    scripted: true,
+    validate: validateEsrgan,
+    async run(request) {
+      const where = (msg: string, type: string): DetailItem => ({
+        loc: ['body', 'image_url'],
+        msg,
+        type,
+      });
+      let original: Buffer;
+      try {
+        const response = await fetch(request.input.image_url as string, {
+          signal: AbortSignal.timeout(10_000),
+        });
+        if (!response.ok)
+          return where(
+            `Failed to download the file (HTTP ${response.status})`,
+            'file_download_error',
+          );
+        original = Buffer.from(await response.arrayBuffer());
+      } catch (error) {
+        return where(`Failed to download the file (${String(error)})`, 'file_download_error');
+      }
+      const scale = Number(request.input.scale ?? 2);
+      const jpeg = request.input.output_format === 'jpeg';
+      try {
+        const { width, height } = await sharp(original).metadata();
+        const size = { width: Math.round(width! * scale), height: Math.round(height! * scale) };
+        const resized = sharp(original).resize(size.width, size.height);
+        const body = await (jpeg ? resized.jpeg({ quality: 90 }) : resized.png()).toBuffer();
+        const name = jpeg ? 'upscaled.jpg' : 'upscaled.png';
+        request.files = new Map([
+          [name, { body, contentType: jpeg ? 'image/jpeg' : 'image/png', ...size }],
+        ]);
+        return undefined;
+      } catch {
+        return where('The file is not a valid image', 'image_load_error');
+      }
+    },
+    output(request, baseUrl) {
+      const [name, file] = [...request.files!][0]!;
+      return {
+        image: {
+          url: `${baseUrl}/files/${request.id}/${name}`,
+          content_type: file.contentType,
+          file_name: name,
+          file_size: file.body.length,
+          width: file.width,
+          height: file.height,
+        },
+      };
+    },
+  },
   'fal-ai/flux-lora': {
     scripted: true,
     validate: validateFluxLora,
@@ -377,6 +498,7 @@ export async function startFakeFal(): Promise<FakeFal> {
   let published: KeyObject[] = [signing.publicKey];
   const queue = new Map<string, QueueRequest>();
   const scripts: FalGenerationScript[] = [];
+  const upscaleScripts: FalGenerationScript[] = [];
   const deliveries: FalDelivery[] = [];
   let baseUrl = '';
   let fileDeletionFailure: string | undefined;
@@ -471,6 +593,9 @@ export async function startFakeFal(): Promise<FakeFal> {
         const request = queue.get(match[1]!);
         if (!request?.script || request.status !== 'COMPLETED' || request.payloadsDeleted)
           return { status: 404, body: 'Not Found', headers: { 'content-type': 'text/plain' } };
+        const made = request.files?.get(match[2]!);
+        if (made && !request.script.file)
+          return { status: 200, body: made.body, headers: { 'content-type': made.contentType } };
         const file = request.script.file ?? {};
         const black = request.script.outcome === 'nsfw' && match[2]!.startsWith('image-0.');
         return {
@@ -546,7 +671,9 @@ export async function startFakeFal(): Promise<FakeFal> {
         const webhook = query.fal_webhook;
         if (webhook !== undefined && !URL.canParse(webhook))
           return fail(400, 'Invalid webhook URL');
-        const script = spec.scripted ? (scripts.shift() ?? {}) : undefined;
+        const script = spec.scripted
+          ? ((endpointId === 'fal-ai/esrgan' ? upscaleScripts : scripts).shift() ?? {})
+          : undefined;
         const request: QueueRequest = {
           id: randomUUID(),
           endpointId,
@@ -672,6 +799,13 @@ export async function startFakeFal(): Promise<FakeFal> {
       await complete(request, result, `Invalid status code: ${status}`);
       return;
     }
+    const spec = endpoints[request.endpointId]!;
+    const problem = await spec.run?.(request);
+    if (problem) {
+      log(request, problem.msg, 'ERROR');
+      await complete(request, fail(422, [problem]), 'Invalid status code: 422');
+      return;
+    }
     log(request, '100%|██████████| 28/28 [00:02<00:00, 9.71it/s]');
     await complete(request, {
       status: 200,
@@ -743,6 +877,9 @@ export async function startFakeFal(): Promise<FakeFal> {
     },
     scriptGeneration(script) {
       scripts.push(script);
+    },
+    scriptUpscale(script) {
+      upscaleScripts.push(script);
     },
     async redeliver(requestId, options) {
       const request = requestOf(requestId);

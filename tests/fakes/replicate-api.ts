@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import sharp from 'sharp';
 import {
   type Answer,
   downloadZip,
@@ -30,6 +31,12 @@ import {
  * first). Output files are served by the fake itself under `/delivery/...` (the real ones live on
  * replicate.delivery, for 1 h); their requests are recorded like every other.
  *
+ * The upscaler (`nightmareai/real-esrgan` at its pinned version, docs/providers.md) is a public
+ * model here too: its predictions validate its schema (`image` a URI, `scale` 0-10, `face_enhance`
+ * a boolean; 422 otherwise), follow their own `scriptUpscale` scripts, and when they run fetch
+ * `image` as the service would (any HTTP failure or a non-image fails the prediction) and answer
+ * the image `scale` times larger (default 4), as PNG, with `output` a single URL string.
+ *
  * Deviation: the real API only accepts HTTPS webhook URLs; this one accepts http://127.0.0.1.
  *
  * Trainings and predictions share one object shape and id space on Replicate; `runs` holds both.
@@ -52,6 +59,8 @@ interface TrainingRun extends RunBase {
 
 interface PredictionRun extends RunBase {
   kind: 'prediction';
+  /** A prediction of the upscaler rather than of one of our trained models. */
+  upscale: boolean;
   script: PredictionScript;
   /** GET polls still to answer `processing`. */
   pollsLeft: number;
@@ -123,6 +132,13 @@ export interface FakeReplicate {
   model(fullName: string): Record<string, unknown> | undefined;
   /** The version ids `owner/name` still has (a deleted one goes once its deletion is done). */
   versions(fullName: string): string[];
+  /** The pinned upscaler (REPLICATE_UPSCALER / REPLICATE_UPSCALER_VERSION). */
+  upscaler: { owner: string; name: string; version: string };
+  /**
+   * How the next upscaler prediction goes (only `outcome`, `error`, `polls` and `file` apply);
+   * scripts queue up apart from `scriptPrediction`'s.
+   */
+  scriptUpscale(script: PredictionScript): void;
   /** Models deleted through `DELETE /v1/models/{owner}/{name}`, in order. */
   deletedModels: string[];
   /**
@@ -221,6 +237,13 @@ export async function startFakeReplicate(
   const versions = new Map<string, Set<string>>();
   const runs = new Map<string, Run>();
   const scripts: PredictionScript[] = [];
+  const upscaleScripts: PredictionScript[] = [];
+  const upscaler = {
+    owner: 'nightmareai',
+    name: 'real-esrgan',
+    version: '42fed1c4974146d4d2414e2be2c5277c7fcf05fcc3a73abf41610695738c1d7b',
+  };
+  const upscalerName = `${upscaler.owner}/${upscaler.name}`;
   /** `/delivery/{id}/{file}` → how it is served. */
   const outputs = new Map<string, NonNullable<PredictionScript['file']>>();
   const messages: WebhookMessage[] = [];
@@ -274,6 +297,15 @@ export async function startFakeReplicate(
       latest_version: { id: trainer.version, created_at: nowIso(), cog_version: '0.9.0' },
     }),
   );
+
+  models.set(
+    upscalerName,
+    modelObject(upscaler.owner, upscaler.name, {
+      visibility: 'public',
+      latest_version: { id: upscaler.version, created_at: nowIso(), cog_version: '0.8.6' },
+    }),
+  );
+  versions.set(upscalerName, new Set([upscaler.version]));
 
   const isTerminal = (status: RunStatus) =>
     status === 'succeeded' || status === 'failed' || status === 'canceled' || status === 'aborted';
@@ -329,6 +361,28 @@ export async function startFakeReplicate(
       : undefined;
   }
 
+  /** The upscaler's input schema (its version's API page). */
+  function upscaleInputProblem(input: unknown): Answer | undefined {
+    if (typeof input !== 'object' || input === null || Array.isArray(input))
+      return problem(422, '- input: Invalid type. Expected: object\n', 'Input validation failed');
+    const fields = input as Record<string, unknown>;
+    const issues: string[] = [];
+    if (fields.image === undefined) issues.push('- input: image is required');
+    else if (typeof fields.image !== 'string' || !/^(https?|data):/.test(fields.image))
+      issues.push('- input.image: Does not match format "uri"');
+    const scale = fields.scale;
+    if (scale !== undefined) {
+      if (typeof scale !== 'number') issues.push('- input.scale: Invalid type. Expected: number');
+      else if (scale < 0) issues.push('- input.scale: Must be greater than or equal to 0');
+      else if (scale > 10) issues.push('- input.scale: Must be less than or equal to 10');
+    }
+    if (fields.face_enhance !== undefined && typeof fields.face_enhance !== 'boolean')
+      issues.push('- input.face_enhance: Invalid type. Expected: boolean');
+    return issues.length > 0
+      ? problem(422, `${issues.join('\n')}\n`, 'Input validation failed')
+      : undefined;
+  }
+
   /** `owner/name:hash` or a bare hash of one of our versions → the model and version. */
   function findVersion(ref: unknown): { model: string; version: string } | undefined {
     if (typeof ref !== 'string') return undefined;
@@ -375,14 +429,16 @@ export async function startFakeReplicate(
         "The specified version does not exist (or perhaps you don't have permission to use it?)",
         'Invalid version or not permitted',
       );
-    const invalid = predictionInputProblem(body.input);
+    const upscale = found.model === upscalerName;
+    const invalid = (upscale ? upscaleInputProblem : predictionInputProblem)(body.input);
     if (invalid) return invalid;
     const hooks = webhookFields(body, ['output', 'completed']);
     if ('status' in hooks) return hooks;
-    const script = scripts.shift() ?? {};
+    const script = (upscale ? upscaleScripts : scripts).shift() ?? {};
     const id = runId();
     const run: PredictionRun = {
       kind: 'prediction',
+      upscale,
       script,
       pollsLeft: script.polls ?? 0,
       ...hooks,
@@ -424,9 +480,51 @@ export async function startFakeReplicate(
     await settle(run);
   }
 
+  /**
+   * Ends an upscaler prediction: fetches `image` as the service does and answers it `scale` times
+   * larger, as a PNG behind one URL string; a script's `fail` or `file` still applies.
+   */
+  async function settleUpscale(run: PredictionRun) {
+    const { script } = run;
+    if (run.object.started_at === null) run.object.started_at = nowIso();
+    const input = run.object.input as { image: string; scale?: number };
+    if (script.outcome === 'fail')
+      return finish(run, 'failed', { error: script.error ?? 'CUDA out of memory.' });
+    const path = `/delivery/${run.object.id}/output.png`;
+    if (script.file) {
+      outputs.set(path, script.file);
+      return finish(run, 'succeeded', { output: `${baseUrl}${path}` });
+    }
+    let original: Buffer;
+    try {
+      const response = await fetch(input.image, { signal: AbortSignal.timeout(10_000) });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      original = Buffer.from(await response.arrayBuffer());
+    } catch (error) {
+      return finish(run, 'failed', {
+        error: `Failed to download ${input.image}: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+    const scale = input.scale ?? 4;
+    let enlarged: Buffer;
+    try {
+      const { width, height } = await sharp(original).metadata();
+      enlarged = await sharp(original)
+        .resize(Math.round(width! * scale), Math.round(height! * scale))
+        .png({ compressionLevel: 1 })
+        .toBuffer();
+    } catch {
+      return finish(run, 'failed', { error: 'cannot identify image file' });
+    }
+    run.object.logs += `Upscaling by ${scale}\n`;
+    outputs.set(path, { body: enlarged, contentType: 'image/png' });
+    return finish(run, 'succeeded', { output: `${baseUrl}${path}` });
+  }
+
   /** Ends a prediction as its script says. */
   async function settle(run: PredictionRun) {
     const { script } = run;
+    if (run.upscale) return settleUpscale(run);
     const outcome = script.outcome ?? 'succeed';
     if (outcome === 'abort') return finish(run, 'aborted', {});
     if (run.object.started_at === null) {
@@ -838,6 +936,8 @@ export async function startFakeReplicate(
       REPLICATE_TRAINER: `${trainer.owner}/${trainer.name}`,
       REPLICATE_TRAINER_VERSION: trainer.version,
       REPLICATE_OWNER: owner,
+      REPLICATE_UPSCALER: upscalerName,
+      REPLICATE_UPSCALER_VERSION: upscaler.version,
     },
     requests: server.requests,
     messages,
@@ -862,6 +962,10 @@ export async function startFakeReplicate(
     },
     scriptPrediction(script) {
       scripts.push(script);
+    },
+    upscaler,
+    scriptUpscale(script) {
+      upscaleScripts.push(script);
     },
     startTraining,
     logStep(id, step) {

@@ -1,6 +1,11 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeFal, falBigSeed, startFakeFal } from '../../../../tests/fakes/fal-api.ts';
+import {
+  fakeJpeg,
+  type FileHost,
+  startFileHost,
+} from '../../../../tests/fakes/provider-fake-kit.ts';
 import type { FalConfig } from '../../config.ts';
 import { createFalGenerationEngine, type FalGenerationOptions } from './fal-generation.ts';
 import type { GenerationEngine, GenerationRequest } from './generation-engine.ts';
@@ -270,5 +275,98 @@ describe('fal generation: transient trouble', () => {
     const error = await engineError(impatient.generate(generationRequest(), deadline()));
     expect(error.transient).toBe(true);
     expect(lines(from).at(-1)).toMatch(/^PUT \/fal-ai\/flux-lora\/requests\/[\w-]+\/cancel$/);
+  });
+});
+
+describe('fal upscale (provider HD)', () => {
+  let files: FileHost;
+  let hd: GenerationEngine;
+  let picture: string;
+  const esrgan = '/fal-ai/esrgan';
+
+  beforeAll(async () => {
+    files = await startFileHost();
+    hd = createFalGenerationEngine(
+      { ...config, upscaler: { endpoint: 'fal-ai/esrgan', model: 'RealESRGAN_x4plus' } },
+      fast,
+    );
+    picture = files.serve('/signed/picture.jpg', {
+      body: await fakeJpeg(768, 1024),
+      contentType: 'image/jpeg',
+    });
+  });
+  afterAll(async () => {
+    await files?.close();
+  });
+
+  const upscaleRequest = (imageUrl: string, width = 768, height = 1024) => ({
+    generationId: 'gen_hd',
+    imageUrl,
+    width,
+    height,
+  });
+
+  it('submits our signed URL to fal-ai/esrgan ×2 with the short lifecycle, and downloads the JPEG', async () => {
+    const from = fake.requests.length;
+    const image = await hd.upscale!(upscaleRequest(picture), deadline());
+
+    const submit = since(from)[0]!;
+    expect(`${submit.method} ${submit.path}`).toBe(`POST ${esrgan}`);
+    expect(submit.body).toEqual({
+      image_url: picture,
+      scale: 2,
+      model: 'RealESRGAN_x4plus',
+      face: false,
+      output_format: 'jpeg',
+    });
+    expect(submit.headers['x-fal-object-lifecycle-preference']).toBe(
+      '{"expiration_duration_seconds":3600}',
+    );
+    const id = since(from)[1]!.path.split('/').at(-2)!;
+    expect(lines(from)).toEqual([
+      `POST ${esrgan}`,
+      `GET ${esrgan}/requests/${id}/status`,
+      `GET ${esrgan}/requests/${id}`,
+      `GET /files/${id}/upscaled.jpg`,
+    ]);
+    expect(files.hits.get('/signed/picture.jpg')).toBe(1);
+    expect(image.contentType).toBe('image/jpeg');
+    expect(await sharp(image.bytes).metadata()).toMatchObject({ width: 1536, height: 2048 });
+  });
+
+  it('chooses the scale from the size: ×4 for 512×640, up to 2048×2560', async () => {
+    const small = files.serve('/signed/small.jpg', {
+      body: await fakeJpeg(512, 640),
+      contentType: 'image/jpeg',
+    });
+    const from = fake.requests.length;
+    const image = await hd.upscale!(upscaleRequest(small, 512, 640), deadline());
+    expect((since(from)[0]!.body as { scale: number }).scale).toBe(4);
+    expect(await sharp(image.bytes).metadata()).toMatchObject({ width: 2048, height: 2560 });
+  });
+
+  it('is absent when no upscaler is configured (PROVIDER_HD=false)', () => {
+    expect(engine.upscale).toBeUndefined();
+  });
+
+  it('throws a final error with the reason when fal cannot fetch the picture', async () => {
+    const expired = files.serve('/signed/expired.jpg', {
+      status: 403,
+      body: 'Request has expired',
+      contentType: 'text/plain',
+    });
+    const from = fake.requests.length;
+    const error = await engineError(hd.upscale!(upscaleRequest(expired), deadline()));
+    expect(error.transient).toBe(false);
+    expect(error.message).toMatch(/upscale failed on fal: image_url: Failed to download .*403/);
+    expect(lines(from).filter((line) => line === `POST ${esrgan}`)).toHaveLength(1);
+  });
+
+  it('tries again after a transient refusal (a 503), then succeeds', async () => {
+    fake.failNext({ match: `POST ${esrgan}`, status: 503 });
+    const from = fake.requests.length;
+    const image = await hd.upscale!(upscaleRequest(picture), AbortSignal.timeout(15_000));
+    expect((await sharp(image.bytes).metadata()).width).toBe(1536);
+    expect(lines(from).filter((line) => line === `POST ${esrgan}`)).toHaveLength(2);
   });
 });

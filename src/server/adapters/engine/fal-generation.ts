@@ -1,8 +1,11 @@
 import type { FalConfig } from '../../config.ts';
-import type {
-  GenerationEngine,
-  GenerationOutcome,
-  GenerationRequest,
+import {
+  type GeneratedImage,
+  type GenerationEngine,
+  type GenerationOutcome,
+  type GenerationRequest,
+  providerHdLongSide,
+  type UpscaleRequest,
 } from './generation-engine.ts';
 import {
   downloadedOutcome,
@@ -10,6 +13,8 @@ import {
   followSettings,
   followUntilDone,
   startJob,
+  upscaleFactor,
+  withTransientRetries,
 } from './generation-support.ts';
 import {
   errorFor,
@@ -87,6 +92,20 @@ export const falGenerationInput = {
   output_format: 'jpeg',
 } as const;
 
+/** The upscaler's inputs besides the image, the scale and the model (docs/providers.md). */
+export const falUpscaleInput = { face: false, output_format: 'jpeg' } as const;
+
+/** Attempts at an upscale in all (transient trouble); the job does not retry it. */
+const upscaleAttempts = 3;
+
+/**
+ * `{owner}/{app}` of an endpoint id: status, result and cancel URLs live there, whatever path
+ * the submission went to (reference/provider-contracts.md §2).
+ */
+function appOf(endpointId: string): string {
+  return endpointId.split('/').slice(0, 2).join('/');
+}
+
 export function createFalGenerationEngine(
   config: FalConfig,
   options: FalGenerationOptions = {},
@@ -110,26 +129,24 @@ export function createFalGenerationEngine(
       json,
       timeoutMs: ms,
     });
-  const requestUrl = (id: string) => `${queueBase}/${endpoint}/requests/${encodeURIComponent(id)}`;
+  const requestUrl = (id: string, app = endpoint) =>
+    `${queueBase}/${app}/requests/${encodeURIComponent(id)}`;
 
   /** Best effort: a request we no longer wait for should not keep a GPU busy. */
-  async function cancel(id: string): Promise<void> {
+  async function cancel(id: string, app = endpoint): Promise<void> {
     try {
-      await call('PUT', `${requestUrl(id)}/cancel`, undefined, Math.min(timeoutMs, 5000));
+      await call('PUT', `${requestUrl(id, app)}/cancel`, undefined, Math.min(timeoutMs, 5000));
     } catch {
       // The request ends by itself.
     }
   }
 
-  /** The result of a COMPLETED request. */
-  async function result(id: string, signal: AbortSignal): Promise<GenerationOutcome> {
-    const response = await call('GET', requestUrl(id));
-    if (response.status >= 300) {
-      const failure = recordedFailure(response);
-      if (failure === undefined) throw errorFor(provider, response);
-      return { status: 'failed', error: failure, reference: id };
-    }
-    const output = successBody(provider, response);
+  /** What a generation's result says: a flagged image, the image to download, or neither. */
+  function readImages(
+    output: Record<string, unknown>,
+    id: string,
+    signal: AbortSignal,
+  ): Promise<GenerationOutcome> | GenerationOutcome {
     const flags = output.has_nsfw_concepts;
     if (Array.isArray(flags) && flags[0] === true) return { status: 'blocked', reference: id };
     const images = Array.isArray(output.images) ? output.images : [];
@@ -140,13 +157,55 @@ export function createFalGenerationEngine(
     return downloadedOutcome(url, id, { provider, ...image, signal });
   }
 
+  /** What the upscaler's result says (`image.url`, downloaded), as an outcome. */
+  function readUpscaled(
+    output: Record<string, unknown>,
+    id: string,
+    signal: AbortSignal,
+  ): Promise<GenerationOutcome> | GenerationOutcome {
+    const url =
+      isRecord(output.image) && typeof output.image.url === 'string' && output.image.url
+        ? output.image.url
+        : null;
+    if (!url)
+      return {
+        status: 'failed',
+        error: `${provider}'s upscaler finished without an image`,
+        reference: id,
+      };
+    return downloadedOutcome(url, id, { provider, ...image, signal });
+  }
+
+  type ReadOutput = typeof readImages;
+
+  /** The result of a COMPLETED request, read by `read`. */
+  async function result(
+    id: string,
+    signal: AbortSignal,
+    app = endpoint,
+    read: ReadOutput = readImages,
+  ): Promise<GenerationOutcome> {
+    const response = await call('GET', requestUrl(id, app));
+    if (response.status >= 300) {
+      const failure = recordedFailure(response);
+      if (failure === undefined) throw errorFor(provider, response);
+      return { status: 'failed', error: failure, reference: id };
+    }
+    return read(successBody(provider, response), id, signal);
+  }
+
   /**
    * One status poll: the outcome once COMPLETED, undefined while queued or running. The result
    * and its download are part of the poll: a transient error there counts as a poll failure and
    * the status is polled again, and an abort during the download cancels the request.
    */
-  async function poll(id: string, signal: AbortSignal): Promise<GenerationOutcome | undefined> {
-    const body = successBody(provider, await call('GET', `${requestUrl(id)}/status`));
+  async function poll(
+    id: string,
+    signal: AbortSignal,
+    app = endpoint,
+    read: ReadOutput = readImages,
+  ): Promise<GenerationOutcome | undefined> {
+    const body = successBody(provider, await call('GET', `${requestUrl(id, app)}/status`));
     switch (body.status) {
       case 'IN_QUEUE':
       case 'IN_PROGRESS':
@@ -154,10 +213,61 @@ export function createFalGenerationEngine(
       case 'COMPLETED':
         if (typeof body.error === 'string' && body.error.trim())
           return { status: 'failed', error: body.error.trim(), reference: id };
-        return result(id, signal);
+        return result(id, signal, app, read);
       default:
         throw new EngineError(`${provider} answered an unknown queue status`, { transient: true });
     }
+  }
+
+  /**
+   * One upscale request (submitted with the generation's lifecycle header: fal keeps its image an
+   * hour), followed to its end and its image downloaded; its failures are thrown, final or not.
+   */
+  async function upscaleOnce(
+    upscaler: NonNullable<FalConfig['upscaler']>,
+    request: UpscaleRequest,
+    signal: AbortSignal,
+  ): Promise<GeneratedImage> {
+    const app = appOf(upscaler.endpoint);
+    const started = await startJob({
+      provider,
+      send: () =>
+        call(
+          'POST',
+          `${queueBase}/${upscaler.endpoint}`,
+          {
+            image_url: request.imageUrl,
+            scale: upscaleFactor(request.width, request.height, providerHdLongSide),
+            model: upscaler.model,
+            ...falUpscaleInput,
+          },
+          timeoutMs,
+          falSubmitHeaders,
+        ),
+      idField: 'request_id',
+      missingId: `${provider} answered a submission without a request id`,
+      cancel: (id) => cancel(id, app),
+      signal,
+    });
+    const outcome = started.started
+      ? await followUntilDone({
+          provider,
+          kind: 'request',
+          reference: started.id,
+          poll: () => poll(started.id, signal, app, readUpscaled),
+          cancel: () => cancel(started.id, app),
+          signal,
+          timing,
+          maxPollFailures,
+        })
+      : started.outcome;
+    if (outcome.status === 'succeeded') return outcome.image;
+    throw new EngineError(
+      outcome.status === 'failed'
+        ? `The upscale failed on ${provider}: ${outcome.error}`
+        : `${provider}'s upscaler finished without an image`,
+      { transient: false },
+    );
   }
 
   /** Polls until the request ends; it is canceled on giving up only when nobody else holds its id. */
@@ -207,6 +317,14 @@ export function createFalGenerationEngine(
       await onStarted?.(id);
       return follow(id, signal, Boolean(onStarted));
     },
+
+    ...(config.upscaler && {
+      upscale: (request: UpscaleRequest, signal: AbortSignal) =>
+        withTransientRetries(() => upscaleOnce(config.upscaler!, request, signal), {
+          attempts: upscaleAttempts,
+          signal,
+        }),
+    }),
 
     jobs: {
       resume: (id, signal) => follow(id, signal, true),

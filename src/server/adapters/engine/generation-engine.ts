@@ -76,6 +76,25 @@ export interface GenerationEngine {
    * The provider's jobs, which outlive our workers: absent for the in-process local engine.
    */
   readonly jobs?: ProviderJobs;
+  /**
+   * The picture enlarged by the provider's super-resolution model (ESRGAN-class) to at least
+   * `providerHdLongSide` on its long side (the scale chosen from `width` and `height`), bytes
+   * downloaded at once. Absent when the engine has none or provider HD is off (PROVIDER_HD).
+   * Transient trouble is retried inside; what still fails throws an `EngineError`.
+   */
+  upscale?(request: UpscaleRequest, signal: AbortSignal): Promise<GeneratedImage>;
+}
+
+/** The long side an HD picture from a provider engine has at least (issue 17, decision 040). */
+export const providerHdLongSide = 2048;
+
+export interface UpscaleRequest {
+  /** Our generation id (logs). */
+  generationId: string;
+  /** An absolute URL the provider can fetch the picture from (our signed storage URL). */
+  imageUrl: string;
+  width: number;
+  height: number;
 }
 
 export interface ProviderJobs {

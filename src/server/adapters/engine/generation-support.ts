@@ -382,3 +382,43 @@ export interface PollTiming {
 export function nextPause(current: number, timing: PollTiming): number {
   return Math.min(timing.maxMs, Math.round(current * 1.5));
 }
+
+/**
+ * The whole-number scale that takes a picture's long side to at least `longSide` (×2 for FLUX's
+ * 768×1024), within what the upscalers accept (fal's `scale` goes up to 8); 1 when it is there.
+ */
+export function upscaleFactor(width: number, height: number, longSide: number): number {
+  const long = Math.max(width, height);
+  if (long >= longSide) return 1;
+  return Math.min(8, Math.max(2, Math.ceil(longSide / Math.max(1, long))));
+}
+
+/**
+ * Runs `work` again after a transient EngineError (pausing 1 s, then 2 s, …), `attempts` times in
+ * all, within `signal`; a final error, an abort or the last attempt's error is thrown as it is.
+ * For the upscale: the job does not retry it (its failure keeps the picture as it is), so the
+ * adapter gives the provider's hiccups a few chances itself.
+ */
+export async function withTransientRetries<T>(
+  work: () => Promise<T>,
+  options: { attempts: number; firstPauseMs?: number; signal: AbortSignal },
+): Promise<T> {
+  const firstPause = options.firstPauseMs ?? 1000;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      const retry =
+        error instanceof EngineError &&
+        error.transient &&
+        attempt < options.attempts &&
+        !options.signal.aborted;
+      if (!retry) throw error;
+      await pause(
+        Math.max(firstPause * attempt, (error.retryAfterSeconds ?? 0) * 1000),
+        options.signal,
+      );
+      if (options.signal.aborted) throw error;
+    }
+  }
+}

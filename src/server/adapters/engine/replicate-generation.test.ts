@@ -5,6 +5,11 @@ import {
   replicateNsfwError,
   startFakeReplicate,
 } from '../../../../tests/fakes/replicate-api.ts';
+import {
+  fakeJpeg,
+  type FileHost,
+  startFileHost,
+} from '../../../../tests/fakes/provider-fake-kit.ts';
 import type { ReplicateConfig } from '../../config.ts';
 import type {
   GenerationEngine,
@@ -261,5 +266,77 @@ describe('Replicate generation: transient trouble', () => {
     const error = await engineError(engine.generate(generationRequest(), AbortSignal.abort()));
     expect(error.transient).toBe(true);
     expect(since(from)).toEqual([]);
+  });
+});
+
+describe('Replicate upscale (provider HD)', () => {
+  let files: FileHost;
+  let hd: GenerationEngine;
+  let picture: string;
+
+  beforeAll(async () => {
+    files = await startFileHost();
+    hd = createReplicateGenerationEngine({ ...config, upscaler: fake.upscaler }, fast);
+    picture = files.serve('/signed/picture.jpg', {
+      body: await fakeJpeg(768, 1024),
+      contentType: 'image/jpeg',
+    });
+  });
+  afterAll(async () => {
+    await files?.close();
+  });
+
+  const upscaleRequest = (imageUrl: string) => ({
+    generationId: 'gen_hd',
+    imageUrl,
+    width: 768,
+    height: 1024,
+  });
+
+  it('runs the pinned real-esrgan on our signed URL ×2, without face enhancement, and downloads it', async () => {
+    const from = fake.requests.length;
+    const image = await hd.upscale!(upscaleRequest(picture), deadline());
+
+    const create = since(from).find((r) => r.method === 'POST' && r.path === '/v1/predictions')!;
+    expect(create.body).toEqual({
+      version: `nightmareai/real-esrgan:${fake.upscaler.version}`,
+      input: { image: picture, scale: 2, face_enhance: false },
+    });
+    // The provider fetched the picture from our URL; the answer is twice its size, downloaded.
+    expect(files.hits.get('/signed/picture.jpg')).toBe(1);
+    expect(await sharp(image.bytes).metadata()).toMatchObject({ width: 1536, height: 2048 });
+    expect(image.contentType).toBe('image/png');
+  });
+
+  it('is absent when no upscaler is configured (PROVIDER_HD=false)', () => {
+    expect(engine.upscale).toBeUndefined();
+  });
+
+  it('tries again after a transient refusal (a 503), then succeeds', async () => {
+    fake.failNext({ match: 'POST /v1/predictions', status: 503 });
+    const from = fake.requests.length;
+    const image = await hd.upscale!(upscaleRequest(picture), AbortSignal.timeout(15_000));
+    expect((await sharp(image.bytes).metadata()).width).toBe(1536);
+    expect(lines(from).filter((line) => line === 'POST /v1/predictions')).toHaveLength(2);
+  });
+
+  it('throws a final error with the reason when the prediction cannot fetch the picture', async () => {
+    const expired = files.serve('/signed/expired.jpg', {
+      status: 403,
+      body: 'Request has expired',
+      contentType: 'text/plain',
+    });
+    const from = fake.requests.length;
+    const error = await engineError(hd.upscale!(upscaleRequest(expired), deadline()));
+    expect(error.transient).toBe(false);
+    expect(error.message).toMatch(/upscale failed on Replicate: Failed to download .*403/);
+    // A final failure is not tried again.
+    expect(since(from).filter((r) => r.path === '/v1/predictions')).toHaveLength(1);
+  });
+
+  it('throws a final error when the provider refuses the input (422)', async () => {
+    const error = await engineError(hd.upscale!(upscaleRequest('not a url'), deadline()));
+    expect(error.transient).toBe(false);
+    expect(error.message).toMatch(/input\.image/);
   });
 });

@@ -1,8 +1,11 @@
 import type { ReplicateConfig } from '../../config.ts';
-import type {
-  GenerationEngine,
-  GenerationOutcome,
-  GenerationRequest,
+import {
+  type GeneratedImage,
+  type GenerationEngine,
+  type GenerationOutcome,
+  type GenerationRequest,
+  providerHdLongSide,
+  type UpscaleRequest,
 } from './generation-engine.ts';
 import {
   downloadedOutcome,
@@ -10,8 +13,11 @@ import {
   followSettings,
   followUntilDone,
   startJob,
+  upscaleFactor,
+  withTransientRetries,
 } from './generation-support.ts';
 import { sendToProvider, successBody } from './provider-http.ts';
+import { EngineError } from './training-engine.ts';
 
 /**
  * Images from a trained FLUX LoRA version on Replicate (reference/provider-contracts.md §1.5-1.7):
@@ -60,6 +66,15 @@ export const replicateGenerationInput = {
   model: 'dev',
   disable_safety_checker: false,
 } as const;
+
+/**
+ * The upscaler's inputs besides the image and the scale (docs/providers.md): no GFPGAN face
+ * enhancement, which redraws the face and would undo the likeness the picture was checked for.
+ */
+export const replicateUpscaleInput = { face_enhance: false } as const;
+
+/** Attempts at an upscale in all (transient trouble); the job does not retry it. */
+const upscaleAttempts = 3;
 
 /** What a prediction object says, once it has ended. */
 type Verdict =
@@ -113,6 +128,52 @@ export function createReplicateGenerationEngine(
     if (verdict.status === 'failed')
       return { status: 'failed', error: verdict.error, reference: id };
     return downloadedOutcome(verdict.url, id, { provider, ...image, signal });
+  }
+
+  /**
+   * One upscale prediction of the pinned upscaler (`image`, `scale`, no face enhancement), followed
+   * to its end and its output (a URL string) downloaded; its failures are thrown, final or not.
+   */
+  async function upscaleOnce(
+    upscaler: NonNullable<ReplicateConfig['upscaler']>,
+    request: UpscaleRequest,
+    signal: AbortSignal,
+  ): Promise<GeneratedImage> {
+    const started = await startJob({
+      provider,
+      send: () =>
+        call(
+          'POST',
+          '/predictions',
+          {
+            version: `${upscaler.owner}/${upscaler.name}:${upscaler.version}`,
+            input: {
+              image: request.imageUrl,
+              scale: upscaleFactor(request.width, request.height, providerHdLongSide),
+              ...replicateUpscaleInput,
+            },
+          },
+          { headers: { prefer: `wait=${waitSeconds}` }, timeoutMs: waitSeconds * 1000 + timeoutMs },
+        ),
+      idField: 'id',
+      missingId: `${provider} answered a prediction without an id`,
+      cancel,
+      signal,
+    });
+    const outcome = started.started
+      ? await conclude(
+          verdictOf(started.body) ?? (await follow(started.id, signal, false)),
+          started.id,
+          signal,
+        )
+      : started.outcome;
+    if (outcome.status === 'succeeded') return outcome.image;
+    throw new EngineError(
+      outcome.status === 'failed'
+        ? `The upscale failed on ${provider}: ${outcome.error}`
+        : `${provider}'s upscaler finished without an image`,
+      { transient: false },
+    );
   }
 
   /** One look at the prediction: what it ended as, undefined while it runs. */
@@ -174,6 +235,14 @@ export function createReplicateGenerationEngine(
       const verdict = verdictOf(started.body) ?? (await follow(id, signal, Boolean(onStarted)));
       return conclude(verdict, id, signal);
     },
+
+    ...(config.upscaler && {
+      upscale: (request: UpscaleRequest, signal: AbortSignal) =>
+        withTransientRetries(() => upscaleOnce(config.upscaler!, request, signal), {
+          attempts: upscaleAttempts,
+          signal,
+        }),
+    }),
 
     jobs: {
       resume: async (id, signal) => conclude(await follow(id, signal, true), id, signal),
