@@ -63,6 +63,7 @@ export function createGeneration(deps: {
     staleAfterMinutes: config.generation.staleAfterMinutes,
     nsfwThreshold: config.nsfwThreshold,
     likenessRerolls: config.generation.likenessRerolls,
+    publicUrl: config.publicUrl,
     logger,
   });
   deps.studio.service.addModelDeletionParticipant((tx, modelId) =>

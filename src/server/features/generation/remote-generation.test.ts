@@ -63,6 +63,13 @@ function storedGenerationFiles(): string[] {
   return existsSync(root) ? readdirSync(root) : [];
 }
 
+/** The stored files of one generation, sorted. */
+function filesOf(generationId: string): string[] {
+  return storedGenerationFiles()
+    .filter((file) => file.startsWith(generationId))
+    .sort();
+}
+
 async function ledger(generationId: string) {
   return (
     await app.deps.database.db
@@ -74,8 +81,18 @@ async function ledger(generationId: string) {
 
 const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
 
+type PredictionBody = { version: string; input: Record<string, unknown> };
+
+/** The bodies of the predictions created, the upscaler's (provider HD) or the trained model's. */
+function predictionBodies(kind: 'generation' | 'upscale' = 'generation'): PredictionBody[] {
+  return fake.requests
+    .filter((r) => r.method === 'POST' && r.path === '/v1/predictions')
+    .map((r) => (typeof r.body === 'string' ? JSON.parse(r.body) : r.body) as PredictionBody)
+    .filter((body) => body.version.startsWith('nightmareai/real-esrgan:') === (kind === 'upscale'));
+}
+
 function predictionsCreated() {
-  return fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/predictions').length;
+  return predictionBodies().length;
 }
 
 /** A prediction started on the provider directly, as a worker that then died had started it. */
@@ -164,18 +181,65 @@ describe('generation with the Replicate engine', () => {
     fake.scriptPrediction({ outcome: 'succeed', polls: 1 });
     const done = await generate();
     expect(done).toMatchObject({ status: 'complete', hasNsfwContent: false, isPreview: false });
-    const sent = fake.requests.findLast(
-      (r) => r.method === 'POST' && r.path === '/v1/predictions',
-    )!;
-    const body = (typeof sent.body === 'string' ? JSON.parse(sent.body) : sent.body) as {
-      version: string;
-      input: { prompt: string };
-    };
+    const body = predictionBodies().at(-1)!;
     expect(body.version).toMatch(/^likeness-test\/likeness-.+:[0-9a-f]{64}$/);
     expect(body.input.prompt).toBe('professional headshot photo of TOK, studio lighting');
     expect(done.imageUrl).toMatch(/^\/api\/files\/users\//);
+    // Provider HD: the 768x1024 picture is kept at 1536x2048.
     const image = await app.app!.inject({ method: 'GET', url: done.imageUrl! });
-    expect((await sharp(image.rawPayload).metadata()).width).toBe(768);
+    expect((await sharp(image.rawPayload).metadata()).width).toBe(1536);
+  });
+
+  it('upscales the picture in the same job: the download is HD, the list keeps a small variant', async () => {
+    const upscales = predictionBodies('upscale').length;
+    fake.scriptPrediction({ outcome: 'succeed' });
+    const done = await generate();
+    expect(done).toMatchObject({ status: 'complete', hasNsfwContent: false });
+
+    // One upscale, of our own copy (a signed, absolute URL of this site), ×2, no face redrawing.
+    const sent = predictionBodies('upscale').slice(upscales);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.input).toEqual({
+      image: expect.stringMatching(new RegExp(`^${app.config.publicUrl}/api/files/users/`)),
+      scale: 2,
+      face_enhance: false,
+    });
+
+    const download = await app.app!.inject({ method: 'GET', url: done.downloadUrl! });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-disposition']).toMatch(/attachment/);
+    const hd = await sharp(download.rawPayload).metadata();
+    expect(hd).toMatchObject({ format: 'jpeg', width: 1536, height: 2048 });
+    expect(Math.max(hd.width!, hd.height!)).toBeGreaterThanOrEqual(2048);
+
+    const thumbnail = await app.app!.inject({ method: 'GET', url: done.thumbnailUrl! });
+    const small = await sharp(thumbnail.rawPayload).metadata();
+    expect(small).toMatchObject({ format: 'webp', width: 480 });
+    // Only the HD picture and the thumbnail are kept (the original JPEG is not).
+    // The files a picture replaces go just after it ends.
+    await expect
+      .poll(() => filesOf(done.id))
+      .toEqual([`${done.id}-hd.jpg`, `${done.id}-thumb.webp`]);
+    expect(await ledger(done.id)).toEqual([['generation', -1]]);
+  });
+
+  it('gives the user the picture as made when the upscaler fails, counted for the operator', async () => {
+    const errors = async () =>
+      (await metrics.engineErrors.get()).values
+        .filter((value) => value.labels.operation === 'upscale')
+        .reduce((sum, value) => sum + value.value, 0);
+    const before = await errors();
+    fake.scriptPrediction({ outcome: 'succeed' });
+    fake.scriptUpscale({ outcome: 'fail', error: 'CUDA out of memory.' });
+    const done = await generate();
+
+    expect(done).toMatchObject({ status: 'complete', hasNsfwContent: false });
+    const download = await app.app!.inject({ method: 'GET', url: done.downloadUrl! });
+    expect(await sharp(download.rawPayload).metadata()).toMatchObject({ width: 768, height: 1024 });
+    expect(await ledger(done.id)).toEqual([['generation', -1]]);
+    expect(await errors()).toBe(before + 1);
+    // The files a picture replaces go just after it ends.
+    await expect.poll(() => filesOf(done.id)).toEqual([`${done.id}-thumb.webp`, `${done.id}.jpg`]);
   });
 
   it('keeps a flagged image as blocked, with no file to serve, and no refund', async () => {
@@ -275,7 +339,7 @@ describe('generation with the Replicate engine', () => {
     const done = await generationById(id);
     expect(done).toMatchObject({ status: 'complete', hasNsfwContent: false });
     const image = await app.app!.inject({ method: 'GET', url: done.imageUrl! });
-    expect((await sharp(image.rawPayload).metadata()).width).toBe(768);
+    expect((await sharp(image.rawPayload).metadata()).width).toBe(1536);
     expect(await ledger(id)).toEqual([['generation', -1]]);
   });
 
@@ -305,10 +369,7 @@ type Labels = Record<string, string | number | undefined>;
 
 describe('likeness-checked results', () => {
   const photoOf = (file: string) => ({ body: readFileSync(file), contentType: 'image/jpeg' });
-  const predictionInputs = () =>
-    fake.requests
-      .filter((r) => r.method === 'POST' && r.path === '/v1/predictions')
-      .map((r) => (typeof r.body === 'string' ? JSON.parse(r.body) : r.body) as { input: object });
+  const predictionInputs = () => predictionBodies();
   const counted = async (
     metric: typeof metrics.likenessChecks | typeof metrics.likenessRefunds,
     labels: Record<string, string>,
@@ -339,7 +400,7 @@ describe('likeness-checked results', () => {
     expect(inputs[1]!.input).toHaveProperty('seed');
     expect(await ledger(done.id)).toEqual([['generation', -1]]);
     // Only the picture kept is stored: person B's is deleted.
-    expect(storedGenerationFiles().filter((file) => file.startsWith(done.id))).toHaveLength(2);
+    await expect.poll(() => filesOf(done.id)).toHaveLength(2);
     expect(await counted(metrics.likenessChecks, { attempt: 'first', result: 'below' })).toBe(
       firstBelow + 1,
     );
@@ -364,7 +425,7 @@ describe('likeness-checked results', () => {
       ['generation', -1],
       ['refund', 1],
     ]);
-    expect(storedGenerationFiles().filter((file) => file.startsWith(done.id))).toHaveLength(2);
+    await expect.poll(() => filesOf(done.id)).toHaveLength(2);
     expect(await counted(metrics.likenessRefunds, {})).toBe(refunds + 1);
   });
 

@@ -6,9 +6,10 @@ import { generationEvents } from '../../../common/api/generation.ts';
 import { messages } from '../../../common/messages.ts';
 import { identity, type Gender } from '../../../common/product.ts';
 import { EngineError } from '../../adapters/engine/training-engine.ts';
-import type {
-  GenerationEngine,
-  GenerationOutcome,
+import {
+  type GenerationEngine,
+  type GenerationOutcome,
+  providerHdLongSide,
 } from '../../adapters/engine/generation-engine.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
@@ -51,8 +52,13 @@ export interface GenerationWorkerDeps {
   nsfwThreshold: number;
   /** Pictures made again when one does not look enough like the user (0: none). */
   likenessRerolls: number;
+  /** The site's address: local storage signs paths, and an engine's upscaler needs the whole URL. */
+  publicUrl: string;
   logger: FastifyBaseLogger;
 }
+
+/** How long the upscaler may take to fetch the picture from our storage (it is queued first). */
+const hdSourceUrlTtlSeconds = 900;
 
 /** How long the sweep waits for a provider to say how one job went (and to hand over its image). */
 const reconcileTimeoutMs = 60_000;
@@ -230,6 +236,80 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
   }
 
   /**
+   * The kept picture in HD when the engine has an upscaler and it is smaller than
+   * `providerHdLongSide` (decision 040): the provider enlarges it from our signed URL, and the
+   * result (re-encoded JPEG) becomes the generation's image (the download), beside the original;
+   * the thumbnail stays the small WebP made from the original (the list's variant). A job retried
+   * after storing it finds the HD file and does not pay again. Any failure keeps the picture as
+   * it is, logged and counted: HD never fails a generation or costs the user their credit.
+   */
+  async function inHd(
+    row: GenerationRow,
+    kept: StoredResult,
+    signal: AbortSignal,
+  ): Promise<StoredResult> {
+    if (!engine.upscale || Math.max(kept.width, kept.height) >= providerHdLongSide) return kept;
+    const hdKey = kept.imageKey.replace(/\.jpg$/, '-hd.jpg');
+    try {
+      let data: Buffer;
+      if (await storage.exists(hdKey)) data = await storage.read(hdKey);
+      else {
+        const imageUrl = new URL(
+          await storage.signedUrl(kept.imageKey, { expiresIn: hdSourceUrlTtlSeconds }),
+          deps.publicUrl,
+        ).toString();
+        const image = await engine.upscale(
+          { generationId: row.id, imageUrl, width: kept.width, height: kept.height },
+          signal,
+        );
+        data = await sharp(image.bytes, { limitInputPixels: 40_000_000, failOn: 'error' })
+          .rotate()
+          .jpeg({ quality: 90 })
+          .toBuffer();
+      }
+      const { width = 0, height = 0 } = await sharp(data).metadata();
+      if (Math.max(width, height) <= Math.max(kept.width, kept.height))
+        throw new EngineError(`the upscaler answered ${width}x${height}`, { transient: false });
+      await storage.put(hdKey, data, 'image/jpeg');
+      return { ...kept, imageKey: hdKey, width, height };
+    } catch (error) {
+      logger.warn(
+        { err: error, generationId: row.id },
+        'the picture was not made HD: kept as made',
+      );
+      metrics.engineErrors.inc({
+        engine: engine.name,
+        operation: 'upscale',
+        kind: error instanceof EngineError && !error.transient ? 'final' : 'transient',
+      });
+      await storage.delete(hdKey).catch(() => {});
+      return kept;
+    }
+  }
+
+  /**
+   * Ends the generation complete with `kept`, in HD when it can be (`inHd`); the file it
+   * replaces (or, when the generation ended meanwhile, the HD file) is deleted.
+   */
+  async function completeWith(
+    row: GenerationRow,
+    kept: StoredResult,
+    likenessRefunded: boolean,
+    reference: string | null,
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    const shown = await inHd(row, kept, signal);
+    const ended = await end(
+      row.id,
+      { status: 'complete', image: shown, likenessRefunded },
+      { reference },
+    );
+    if (shown !== kept)
+      await storage.delete(ended ? kept.imageKey : shown.imageKey).catch(() => {});
+    return ended;
+  }
+
+  /**
    * Holds `kept` (the most alike picture so far) on the generation and counts a re-roll, so the
    * next attempt of the job makes the picture again; false when the generation ended meanwhile.
    */
@@ -256,6 +336,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     row: GenerationRow,
     model: ModelRow,
     outcome: GenerationOutcome,
+    signal: AbortSignal,
     mayReroll = true,
   ): Promise<boolean | 'reroll'> {
     if (outcome.status === 'succeeded') {
@@ -270,7 +351,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     if (outcome.status !== 'succeeded' && held) {
       // A re-roll that failed or was blocked: the user keeps the picture held, below the bar.
       logger.warn({ generationId: row.id, outcome: outcome.status }, 'a likeness re-roll failed');
-      return end(row.id, { status: 'complete', image: held, likenessRefunded: true });
+      return completeWith(row, held, true, outcome.reference, signal);
     }
     if (outcome.status === 'failed') {
       if (!outcome.reason)
@@ -309,11 +390,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
       );
       return 'reroll';
     }
-    const ended = await end(
-      row.id,
-      { status: 'complete', image: kept, likenessRefunded: belowBar },
-      { reference: outcome.reference },
-    );
+    const ended = await completeWith(row, kept, belowBar, outcome.reference, signal);
     // Ended meanwhile (swept, deleted): the files are not anyone's.
     await deleteFiles(ended ? dropped : stored);
     return ended;
@@ -334,7 +411,16 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
           ? await engine.jobs.check(reference, AbortSignal.timeout(reconcileTimeoutMs))
           : undefined;
         // The sweep makes no new try: a picture below the bar ends as it is.
-        if (outcome && model) return (await conclude(row, model, outcome, false)) === true;
+        if (outcome && model)
+          return (
+            (await conclude(
+              row,
+              model,
+              outcome,
+              AbortSignal.timeout(reconcileTimeoutMs),
+              false,
+            )) === true
+          );
       } catch (error) {
         logger.warn({ err: error, generationId: row.id }, 'engine could not say how a job went');
       }
@@ -406,7 +492,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
       // The provider's own words stay in the log; the user gets ours.
       return end(generationId, { status: 'failed', reason: messages.generation.failed });
     }
-    return conclude(row, model, outcome);
+    return conclude(row, model, outcome, job.signal);
   }
 
   return {
