@@ -708,6 +708,20 @@ export const messages = {
     noUsableFace: 'No usable face was found in the training photos.',
   },
 
+  /** Training previews (decision 039): free pictures made from the photos while a model trains. */
+  trainingPreviews: {
+    title: 'Your first previews',
+    badge: 'Preview',
+    whileTraining:
+      'Quick previews made from your photos while your model trains. They cost no credits.',
+    afterTraining:
+      'Quick previews made from your photos while your model trained. They cost no credits. Your model makes the real thing.',
+    making: 'Making a preview…',
+    alt: (style: string) => `Preview of you in the ${style} style`,
+    listLabel: 'Previews of your model',
+    noPerson: 'No person could be cut out of the photos for a preview.',
+  },
+
   models: {
     title: 'My AI Models',
     createNew: 'Create AI Model',

@@ -92,6 +92,12 @@ const envSchema = z
     JOB_RETRY_DELAY_FACTOR: z.coerce.number().positive().default(1),
     // How often a training without news is asked about, and when it is given up (and refunded).
     TRAINING_POLL_SECONDS: z.coerce.number().min(1).default(60),
+    // Four quick preview pictures from the user's photos when a training starts, with an engine
+    // that can make them (decision 039), at the operator's cost; false turns them off.
+    TRAINING_PREVIEWS: z
+      .enum(['true', 'false', '1', '0', ''])
+      .optional()
+      .transform((value) => value !== 'false' && value !== '0'),
     // Images made at once per worker process (the engine's concurrency limit), and how long a
     // started generation may go without news before the sweep reconciles it (decision 016).
     GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
@@ -347,7 +353,8 @@ export interface Config {
   jobPollSeconds: number;
   metricsToken: string | undefined;
   jobs: { heartbeatSeconds: number; monitorSeconds: number; retryDelayFactor: number };
-  training: { pollSeconds: number; timeoutMinutes: number };
+  /** `previews`: quick previews when a training starts (TRAINING_PREVIEWS, decision 039). */
+  training: { pollSeconds: number; timeoutMinutes: number; previews: boolean };
   generation: { concurrency: number; staleAfterMinutes: number; likenessRerolls: number };
   /** Uploads and engine outputs the NSFW classifier flags at this threshold are refused or blocked. */
   nsfwThreshold: number;
@@ -507,7 +514,11 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       monitorSeconds: e.JOB_MONITOR_SECONDS,
       retryDelayFactor: e.JOB_RETRY_DELAY_FACTOR,
     },
-    training: { pollSeconds: e.TRAINING_POLL_SECONDS, timeoutMinutes: e.TRAINING_TIMEOUT_MINUTES },
+    training: {
+      pollSeconds: e.TRAINING_POLL_SECONDS,
+      timeoutMinutes: e.TRAINING_TIMEOUT_MINUTES,
+      previews: e.TRAINING_PREVIEWS,
+    },
     generation: {
       concurrency: e.GENERATION_CONCURRENCY,
       staleAfterMinutes: e.GENERATION_STALE_MINUTES,

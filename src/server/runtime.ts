@@ -107,6 +107,8 @@ export async function start(
     similarity: faceSimilarity,
     varietyScore,
   };
+  const catalog = createCatalogService({ db: database.db });
+  const generationEngine = createGenerationEngine(config, storage);
   const studio = createStudio({
     config,
     db: database.db,
@@ -115,6 +117,11 @@ export async function start(
     events,
     billing,
     engine: createTrainingEngine(config, storage),
+    previewEngine: generationEngine,
+    presets: {
+      presets: () => catalog.enginePresets(),
+      preset: (id) => catalog.enginePreset(id),
+    },
     faces,
     logger,
   });
@@ -125,9 +132,9 @@ export async function start(
     queue,
     events,
     billing,
-    catalog: createCatalogService({ db: database.db }),
+    catalog,
     studio,
-    engine: createGenerationEngine(config, storage),
+    engine: generationEngine,
     faces,
     logger,
   });

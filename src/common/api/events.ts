@@ -48,6 +48,15 @@ export const appEventSchema = z.discriminatedUnion('type', [
       progress: z.number().nullable(),
     }),
   }),
+  z.object({
+    type: z.literal(studioEvents.previewUpdated),
+    data: z.object({
+      modelId: z.string(),
+      previewId: z.string(),
+      /** processing, complete, blocked or failed. */
+      status: z.string(),
+    }),
+  }),
   z.object({ type: z.literal(subscriptionUpdatedEvent), data: billingSubscriptionSchema }),
   /** The server's own delivery may have had a gap (its event bus reconnected): refetch all. */
   z.object({ type: z.literal('resync'), data: z.object({}) }),

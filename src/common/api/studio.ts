@@ -97,6 +97,25 @@ export const createModelRequestSchema = z.object({
 export const modelStatuses = ['pending', 'training', 'complete', 'failed'] as const;
 export type ModelStatus = (typeof modelStatuses)[number];
 
+/**
+ * A quick preview made from the model's photos when its training started (decision 039): free,
+ * labelled as a preview, and not one of the user's generations. Only those being made or made
+ * are listed: a failed one, or one the safety check blocked, is not shown.
+ */
+export const modelPreviewSchema = z.object({
+  id: z.string(),
+  presetId: z.string(),
+  /** The style it shows (the preset's name when it was made). */
+  presetName: z.string(),
+  status: z.enum(['processing', 'complete']),
+  /** Signed URLs (valid for an hour) of the picture and its small WebP copy, once complete. */
+  imageUrl: z.string().nullable(),
+  thumbnailUrl: z.string().nullable(),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+});
+export type ModelPreview = z.infer<typeof modelPreviewSchema>;
+
 export const userModelSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -117,6 +136,8 @@ export const userModelSchema = z.object({
   createdAt: z.string(),
   trainingStartedAt: z.string().nullable(),
   completedAt: z.string().nullable(),
+  /** Its training previews, in order (empty when none were made). */
+  previews: z.array(modelPreviewSchema),
 });
 export type UserModel = z.infer<typeof userModelSchema>;
 
@@ -150,4 +171,6 @@ export const studioEvents = {
   photoUpdated: 'photo.updated',
   /** data: { modelId, name, status, progress } — a model was created, progressed, finished or deleted. */
   modelUpdated: 'model.updated',
+  /** data: { modelId, previewId, status } — a training preview was made, failed or blocked. */
+  previewUpdated: 'preview.updated',
 } as const;

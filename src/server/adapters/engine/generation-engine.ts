@@ -32,6 +32,23 @@ export interface GenerationRequest {
   } | null;
 }
 
+/**
+ * A training preview (decision 039): one picture of the user made from their validated photos
+ * alone, while their model trains, by a zero-shot identity model (a provider) or, offline, the
+ * local engine's compositor. It is free for the user; the operator pays.
+ */
+export interface PreviewRequest {
+  /** Our preview id (idempotency, logs; the local engine's seed). */
+  previewId: string;
+  userId: string;
+  gender: Gender;
+  /** The user's validated photos, best first: storage key, and a signed absolute URL (1 h). */
+  photos: { key: string; url: string }[];
+  /** The preset's prompt with the person written in words ("the woman"), no trigger word. */
+  prompt: string;
+  preset: { id: string; scene: PresetScene | null };
+}
+
 export interface GeneratedImage {
   /** The image bytes, already downloaded (provider URLs expire: they are copied at once). */
   bytes: Buffer;
@@ -72,6 +89,11 @@ export interface GenerationEngine {
     signal: AbortSignal,
     started?: (reference: string) => Promise<void>,
   ): Promise<GenerationOutcome>;
+  /**
+   * Makes a training preview and waits for it (same outcomes and errors as `generate`). Absent
+   * on an engine that cannot make a picture without the trained model: no previews are made.
+   */
+  preview?(request: PreviewRequest, signal: AbortSignal): Promise<GenerationOutcome>;
   /**
    * The provider's jobs, which outlive our workers: absent for the in-process local engine.
    */

@@ -273,8 +273,11 @@ export function frontalnessOf(landmarks: FaceLandmarks | null): number {
 /**
  * The person cut out of the photo: upright, at most `cutoutMaxSide`, the matte as the WebP's
  * alpha. Null when the photo has no landmarks to place the face by, or the matte misses the face.
+ * Training previews (local-preview.ts) cut out the best photo the same way.
  */
-async function cutOut(candidate: Candidate): Promise<{
+export async function cutOut(
+  candidate: Pick<Candidate, 'bytes' | 'width' | 'height' | 'face'>,
+): Promise<{
   webp: Buffer;
   width: number;
   height: number;

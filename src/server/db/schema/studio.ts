@@ -118,3 +118,37 @@ export const userModels = pgTable(
     uniqueIndex('user_models_engine_reference_idx').on(table.engine, table.engineReference),
   ],
 );
+
+/**
+ * Quick previews made from a model's photos when its training starts (decision 039): not
+ * generations (no credit, no refund, no likeness re-roll), made at the operator's cost by an
+ * engine that can make a picture without the trained model. Deleted with their model; their
+ * files live under the model's folder, which goes with it.
+ */
+export const modelPreviews = pgTable(
+  'model_previews',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => user.id, { onDelete: 'cascade' }),
+    userModelId: text('user_model_id')
+      .notNull()
+      .references(() => userModels.id, { onDelete: 'cascade' }),
+    /** No foreign key: an operator may delete a preset; the preview stays. */
+    presetId: text('preset_id').notNull(),
+    presetName: text('preset_name').notNull(),
+    /** Its place among the model's previews (they share one creation time). */
+    position: integer('position').notNull(),
+    /** processing, complete, blocked (the NSFW check flagged it: never shown), failed */
+    status: text('status').notNull().default('processing'),
+    imageKey: text('image_key'),
+    thumbnailKey: text('thumbnail_key'),
+    width: integer('width'),
+    height: integer('height'),
+    engine: text('engine').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (table) => [index('model_previews_model_idx').on(table.userModelId, table.position)],
+);

@@ -57,3 +57,14 @@ export const deleteWeightsJob = defineJobType(
   }),
   { retryLimit: 6, retryDelaySeconds: 60, retryBackoff: true, expireInSeconds: 300 },
 );
+
+/**
+ * Makes a new model's training previews (decision 039), one after the other. `photoKeys`: its
+ * validated photos, best first, named here because training may delete their rows before this
+ * runs (the files wait for it: `Training.finish`).
+ */
+export const makePreviewsJob = defineJobType(
+  'studio.make-previews',
+  z.object({ modelId: z.string(), photoKeys: z.array(z.string()) }),
+  { retryLimit: 2, retryDelaySeconds: 5, expireInSeconds: 300 },
+);

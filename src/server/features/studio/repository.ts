@@ -1,12 +1,21 @@
 import { and, asc, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { TrainingStatus } from '../../../common/api/studio.ts';
 import type { Executor } from '../../db/client.ts';
-import { profiles, studioDrafts, trainingPhotos, user, userModels } from '../../db/schema/index.ts';
+import {
+  modelPreviews,
+  profiles,
+  studioDrafts,
+  trainingPhotos,
+  user,
+  userModels,
+} from '../../db/schema/index.ts';
 
 export type PhotoRow = typeof trainingPhotos.$inferSelect;
 export type NewPhotoRow = typeof trainingPhotos.$inferInsert;
 export type ModelRow = typeof userModels.$inferSelect;
 export type DraftRow = typeof studioDrafts.$inferSelect;
+export type PreviewRow = typeof modelPreviews.$inferSelect;
+export type NewPreviewRow = typeof modelPreviews.$inferInsert;
 
 // Every query on a user's data names the user, so another user's id simply finds nothing.
 
@@ -334,4 +343,56 @@ export async function unselectModel(tx: Executor, userId: string, modelId: strin
 export async function userEmailOf(tx: Executor, userId: string): Promise<string | undefined> {
   const [row] = await tx.select({ email: user.email }).from(user).where(eq(user.id, userId));
   return row?.email;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Training previews (decision 039)
+// ---------------------------------------------------------------------------------------------
+
+export async function insertPreviews(tx: Executor, rows: NewPreviewRow[]): Promise<void> {
+  if (rows.length > 0) await tx.insert(modelPreviews).values(rows);
+}
+
+/** The previews of these models (the caller's own), in their order. */
+export async function listPreviewsOfModels(
+  tx: Executor,
+  userId: string,
+  modelIds: string[],
+): Promise<PreviewRow[]> {
+  if (modelIds.length === 0) return [];
+  return tx
+    .select()
+    .from(modelPreviews)
+    .where(and(eq(modelPreviews.userId, userId), inArray(modelPreviews.userModelId, modelIds)))
+    .orderBy(asc(modelPreviews.position));
+}
+
+export async function listPreviewsOfModel(tx: Executor, modelId: string): Promise<PreviewRow[]> {
+  return tx
+    .select()
+    .from(modelPreviews)
+    .where(eq(modelPreviews.userModelId, modelId))
+    .orderBy(asc(modelPreviews.position));
+}
+
+/** Ends a preview still being made; undefined when it had ended or is gone (its model deleted). */
+export async function endPreview(
+  tx: Executor,
+  previewId: string,
+  values: Partial<Pick<PreviewRow, 'status' | 'imageKey' | 'thumbnailKey' | 'width' | 'height'>>,
+): Promise<PreviewRow | undefined> {
+  const [row] = await tx
+    .update(modelPreviews)
+    .set({ ...values, completedAt: new Date() })
+    .where(and(eq(modelPreviews.id, previewId), eq(modelPreviews.status, 'processing')))
+    .returning();
+  return row;
+}
+
+export async function countUnfinishedPreviews(tx: Executor, modelId: string): Promise<number> {
+  const [row] = await tx
+    .select({ value: count() })
+    .from(modelPreviews)
+    .where(and(eq(modelPreviews.userModelId, modelId), eq(modelPreviews.status, 'processing')));
+  return row?.value ?? 0;
 }

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import {
   studioEvents,
   type Draft,
+  type ModelPreview,
   type DraftPhotosResponse,
   type PhotoFailureReason,
   type StudioSettings,
@@ -52,6 +53,7 @@ import {
   type ModelRow,
   type PhotoRow,
 } from './repository.ts';
+import type { TrainingPreviews } from './previews.ts';
 import { trainingReference } from './training.ts';
 import { settleDraft, type PhotoChange } from './validation.ts';
 
@@ -84,6 +86,8 @@ export interface StudioServiceDeps {
   cancelTraining: (model: ModelRow) => Promise<void>;
   /** The engine keeps trained weights it can delete (TrainingEngine.deleteWeights). */
   deletesWeights: boolean;
+  /** Training previews: planned with a new model, shown with it (decision 039). */
+  previews: Pick<TrainingPreviews, 'choose' | 'plan' | 'forModels'>;
   logger: FastifyBaseLogger;
 }
 
@@ -111,7 +115,7 @@ export function createStudioService(deps: StudioServiceDeps) {
     };
   }
 
-  async function toModel(row: ModelRow): Promise<UserModel> {
+  async function toModel(row: ModelRow, previews: ModelPreview[] = []): Promise<UserModel> {
     return {
       id: row.id,
       name: row.name,
@@ -126,6 +130,7 @@ export function createStudioService(deps: StudioServiceDeps) {
       createdAt: row.createdAt.toISOString(),
       trainingStartedAt: row.trainingStartedAt?.toISOString() ?? null,
       completedAt: row.completedAt?.toISOString() ?? null,
+      previews,
     };
   }
 
@@ -323,8 +328,13 @@ export function createStudioService(deps: StudioServiceDeps) {
         listModels(db, userId),
         selectedModelId(db, userId),
       ]);
+      const previews = await deps.previews.forModels(
+        db,
+        userId,
+        rows.map((row) => row.id),
+      );
       return {
-        models: await Promise.all(rows.map(toModel)),
+        models: await Promise.all(rows.map((row) => toModel(row, previews.get(row.id)))),
         selectedModelId: rows.some((row) => row.id === selected) ? selected : null,
         trainingInProgress: rows.some(
           (row) => row.status === 'pending' || row.status === 'training',
@@ -348,6 +358,7 @@ export function createStudioService(deps: StudioServiceDeps) {
           'VALIDATION_ERROR',
           messages.nameModel.nameTooLong(modelNameRules.maxLength),
         );
+      const previewPresets = await deps.previews.choose();
       const model = await deps
         .transaction(async (tx) => {
           // The plan's gates first (model limit, a free training or the credits), paid at once:
@@ -391,6 +402,7 @@ export function createStudioService(deps: StudioServiceDeps) {
           await updateDraft(tx, userId, { trainingStatus: null, gender: null, name: '' });
           await syncTrainingInProgress(tx, userId);
           await queue.send(startTrainingJob, { modelId: id }, { tx });
+          await deps.previews.plan(tx, inserted, photos, previewPresets);
           return inserted;
         })
         .catch((error: unknown) => {
@@ -400,7 +412,8 @@ export function createStudioService(deps: StudioServiceDeps) {
           throw new AppError('INTERNAL', messages.training.createModelFailed);
         });
       await publishModel(model);
-      return toModel(model);
+      const previews = await deps.previews.forModels(db, userId, [model.id]);
+      return toModel(model, previews.get(model.id));
     },
 
     /** Pro and above choose which model generation uses by default (saved on the profile). */

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { GenerationEngine } from '../../adapters/engine/generation-engine.ts';
 import { EngineError, type TrainingEngine } from '../../adapters/engine/training-engine.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Config } from '../../config.ts';
@@ -10,10 +11,12 @@ import {
   checkTrainingJob,
   deleteFilesJob,
   deleteWeightsJob,
+  makePreviewsJob,
   startTrainingJob,
   sweepTrainingsJob,
   validatePhotoJob,
 } from './jobs.ts';
+import { createTrainingPreviews, type PreviewsDeps } from './previews.ts';
 import { createStudioService } from './service.ts';
 import { createTraining } from './training.ts';
 import { createPhotoValidation, type FaceAnalyzer } from './validation.ts';
@@ -30,12 +33,28 @@ export function createStudio(deps: {
   events: EventBus;
   billing: Pick<Billing, 'credits'>;
   engine: TrainingEngine;
+  /** What makes training previews (decision 039): the generation engine's `preview`. */
+  previewEngine: Pick<GenerationEngine, 'name' | 'preview'>;
+  /** The catalog's presets, through its service. */
+  presets: PreviewsDeps['sources'];
   faces: FaceAnalyzer;
   logger: FastifyBaseLogger;
 }) {
   const { config, db, storage, queue, events, engine, faces, logger } = deps;
   const { credits } = deps.billing;
   const transaction = credits.transaction;
+  const previews = createTrainingPreviews({
+    db,
+    storage,
+    queue,
+    events,
+    engine: deps.previewEngine,
+    sources: deps.presets,
+    enabled: config.training.previews,
+    nsfwThreshold: config.nsfwThreshold,
+    publicUrl: config.publicUrl,
+    logger,
+  });
   const service = createStudioService({
     db,
     storage,
@@ -47,6 +66,7 @@ export function createStudio(deps: {
     similarity: (a, b) => faces.similarity(a, b),
     cancelTraining: (model) => training.cancel(model),
     deletesWeights: engine.deleteWeights !== undefined,
+    previews,
     logger,
   });
   const validation = createPhotoValidation({ db, storage, faces });
@@ -80,6 +100,13 @@ export function createStudio(deps: {
       training.start(modelId, { lastAttempt: job.isLastAttempt, deferrals: deferrals ?? 0 }),
     ),
     defineWorker(checkTrainingJob, ({ modelId }) => training.check(modelId)),
+    // One training's previews at a time: they share the person cut out of the best photo.
+    defineWorker(
+      makePreviewsJob,
+      ({ modelId, photoKeys }, job) =>
+        previews.make(modelId, photoKeys, { lastAttempt: job.isLastAttempt, signal: job.signal }),
+      1,
+    ),
     defineWorker(sweepTrainingsJob, async () => void (await training.sweep()), 1),
     defineWorker(deleteFilesJob, async ({ keys, prefixes }) => {
       for (const key of keys) await storage.delete(key);
@@ -107,6 +134,7 @@ export function createStudio(deps: {
     engine,
     service,
     training,
+    previews,
     workers,
     /** Declares the sweep's schedule (stored in the database; once per occurrence overall). */
     schedule: () => queue.schedule(sweepTrainingsJob, sweepCron, {}),

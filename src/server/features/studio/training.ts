@@ -37,9 +37,11 @@ import {
   updateModelIn,
   userEmailOf,
   deletePhotosOfModel,
+  countUnfinishedPreviews,
   type ModelRow,
   type PhotoRow,
 } from './repository.ts';
+import { previewRules } from './previews.ts';
 import type { FaceAnalyzer } from './validation.ts';
 
 /** Publishes a model's change to its owner (after the change committed). */
@@ -145,7 +147,10 @@ export function createTraining(deps: TrainingDeps) {
     );
   }
 
-  /** Training photos and the zip go once training ended, unless the user keeps them. */
+  /**
+   * Training photos and the zip go once training ended, unless the user keeps them; their files
+   * wait a little for training previews still being made from them (decision 039).
+   */
   async function scheduleTrainingFileDeletion(tx: Executor, model: ModelRow): Promise<void> {
     const draft = await findDraft(tx, model.userId);
     if (draft?.keepTrainingPhotos) return;
@@ -156,7 +161,13 @@ export function createTraining(deps: TrainingDeps) {
     ];
     await deletePhotosOfModel(tx, model.id);
     await updateModel(tx, model.id, { photosDeletedAt: new Date(), zipKey: null });
-    if (keys.length > 0) await queue.send(deleteFilesJob, { keys, prefixes: [] }, { tx });
+    const previewsWaiting = (await countUnfinishedPreviews(tx, model.id)) > 0;
+    if (keys.length > 0)
+      await queue.send(
+        deleteFilesJob,
+        { keys, prefixes: [] },
+        previewsWaiting ? { tx, startAfterSeconds: previewRules.photoGraceSeconds } : { tx },
+      );
   }
 
   async function fail(modelId: string, reason: string): Promise<ModelRow | undefined> {

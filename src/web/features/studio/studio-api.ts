@@ -28,6 +28,7 @@ export const studioQueryKeys = {
 const events = {
   photoUpdated: 'photo.updated',
   modelUpdated: 'model.updated',
+  previewUpdated: 'preview.updated',
 } as const satisfies typeof studioEvents;
 
 /** The good and bad example photos of /example-photos (operator content, rarely changed). */
@@ -112,6 +113,7 @@ const terminalStatuses = new Set(['complete', 'failed']);
  *   model already in the cache patches it in place (no refetch per percent); anything else
  *   refetches the models (and the draft, which a new model empties). A training that ends is
  *   announced once, by name, wherever the user is.
+ * - `preview.updated`: a training preview was made (or will not be): the models carry them.
  */
 export function registerStudioEventHandlers(): () => void {
   const announced = new Set<string>();
@@ -156,9 +158,14 @@ export function registerStudioEventHandlers(): () => void {
       .catch((error: unknown) => console.warn('Models refresh after an update failed', error));
   });
 
+  const unregisterPreviews = registerEventHandler(events.previewUpdated, (_event, queryClient) => {
+    void queryClient.invalidateQueries({ queryKey: studioQueryKeys.models });
+  });
+
   return () => {
     unregisterPhotos();
     unregisterModels();
+    unregisterPreviews();
   };
 }
 

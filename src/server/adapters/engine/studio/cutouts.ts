@@ -5,7 +5,15 @@ import type { Cutout } from './compose.ts';
 
 /** A stored cut-out (WebP, the matte as alpha) as the compositor takes it: colour and matte apart. */
 export async function loadCutout(storage: Storage, cutout: LikenessCutout): Promise<Cutout> {
-  const { data, info } = await sharp(await storage.read(cutout.key))
+  return decodeCutout(await storage.read(cutout.key), cutout.landmarks);
+}
+
+/** A cut-out's WebP (the matte as alpha) as the compositor takes it. */
+export async function decodeCutout(
+  webp: Buffer,
+  landmarks: LikenessCutout['landmarks'],
+): Promise<Cutout> {
+  const { data, info } = await sharp(webp)
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
@@ -21,6 +29,6 @@ export async function loadCutout(storage: Storage, cutout: LikenessCutout): Prom
   return {
     image: { data: rgb, width: info.width, height: info.height },
     alpha,
-    landmarks: cutout.landmarks,
+    landmarks,
   };
 }
