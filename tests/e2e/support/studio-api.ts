@@ -48,6 +48,26 @@ export async function subscribeThroughApi(page: Page, priceId: 'price_basic' | '
 
 /** Uploads the eight seed selfies, waits for them to pass, and trains a model to completion. */
 export async function trainModelThroughApi(page: Page, name: string): Promise<string> {
+  await uploadPhotosThroughApi(page);
+  const { model } = await json<{ model: { id: string } }>(
+    await page.request.post('/api/studio/models', { data: { name, gender: 'woman' } }),
+  );
+  await expect
+    .poll(
+      async () => {
+        const { models } = await json<{ models: { id: string; status: string }[] }>(
+          await page.request.get('/api/studio/models'),
+        );
+        return models.find((candidate) => candidate.id === model.id)?.status;
+      },
+      { timeout: trainingTimeoutMs, intervals: [3_000] },
+    )
+    .toBe('complete');
+  return model.id;
+}
+
+/** Uploads the eight seed selfies into the draft and waits until every one has passed. */
+export async function uploadPhotosThroughApi(page: Page): Promise<void> {
   for (const file of seedPhotos) {
     const response = await page.request.post('/api/studio/photos', {
       multipart: {
@@ -67,22 +87,6 @@ export async function trainModelThroughApi(page: Page, name: string): Promise<st
       { timeout: validationTimeoutMs, intervals: [2_000] },
     )
     .toBe(seedPhotos.length);
-
-  const { model } = await json<{ model: { id: string } }>(
-    await page.request.post('/api/studio/models', { data: { name, gender: 'woman' } }),
-  );
-  await expect
-    .poll(
-      async () => {
-        const { models } = await json<{ models: { id: string; status: string }[] }>(
-          await page.request.get('/api/studio/models'),
-        );
-        return models.find((candidate) => candidate.id === model.id)?.status;
-      },
-      { timeout: trainingTimeoutMs, intervals: [3_000] },
-    )
-    .toBe('complete');
-  return model.id;
 }
 
 /** Generates one image of a preset with the model and waits until it is complete. */

@@ -1,10 +1,11 @@
 import { useEffect } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LayoutGrid, Lock, Shirt, Sparkles } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { messages } from '../../../../common/messages.ts';
 import { timings } from '../../../../common/product.ts';
 import { Button } from '../../../components/ui/button.tsx';
+import { Card } from '../../../components/ui/card.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
@@ -19,8 +20,11 @@ import {
 import { CategoryList } from '../../catalog/components/category-list.tsx';
 import { CustomGenerationPanel } from '../../generation/components/custom-generation-panel.tsx';
 import { GeneratedTab } from '../../generation/components/generated-tab.tsx';
+import { generationsQueryOptions } from '../../generation/generation-api.ts';
+import { TrainingPreviews } from '../../studio/components/training-previews.tsx';
 import { trainingBannerState } from '../../studio/model-status.ts';
 import { modelsQueryOptions } from '../../studio/studio-api.ts';
+import { dashboardPreviews } from '../../studio/training-previews-rules.ts';
 import { TryOnTab } from '../../tryon/components/tryon-tab.tsx';
 import { isTryOnLocked } from '../../tryon/tryon-rules.ts';
 import { PlanSummary } from '../components/plan-summary.tsx';
@@ -49,6 +53,7 @@ export function DashboardPage() {
   const studio = readStudioQuery(searchParams);
   const models = useStudioModels(profile?.trainingInProgress === true);
   const training = trainingBannerState(models.data, profile?.trainingInProgress === true);
+  const previews = useDashboardPreviews(models.data?.models);
   const nextStep = dashboardNextStep({ subscription, models: models.data?.models ?? null });
   const tryOnLocked = isTryOnLocked(subscription);
 
@@ -75,7 +80,16 @@ export function DashboardPage() {
         description={<span className="hidden md:inline">{text.studioSubtitle}</span>}
       />
 
-      <TrainingBanner {...training} />
+      <TrainingBanner {...training}>
+        {previews?.training ? (
+          <TrainingPreviews previews={previews.model.previews} training />
+        ) : null}
+      </TrainingBanner>
+      {previews && !previews.training ? (
+        <Card className="p-5 md:p-6">
+          <TrainingPreviews previews={previews.model.previews} training={false} />
+        </Card>
+      ) : null}
       <PlanSummary subscription={subscription} nextStep={nextStep} />
 
       <Tabs value={studio.main} onValueChange={(value) => go({ main: value as StudioMain })}>
@@ -161,6 +175,20 @@ function usePaymentReturnRefresh() {
     }, timings.dashboardPaymentRefreshMs);
     return () => clearTimeout(timer);
   }, [paymentReturn, queryClient, setSearchParams]);
+}
+
+/**
+ * The newest model's training previews, while it trains and, once trained, until the user has
+ * pictures of their own (the first page of their generations, read only then).
+ */
+function useDashboardPreviews(models: Parameters<typeof dashboardPreviews>[0]) {
+  const newest = models?.[0];
+  const trained = newest?.status === 'complete' && newest.previews.length > 0;
+  const own = useInfiniteQuery({ ...generationsQueryOptions('all'), enabled: trained });
+  const hasOwnPictures = own.data
+    ? own.data.pages.some((page) => page.generations.length > 0)
+    : undefined;
+  return dashboardPreviews(models, hasOwnPictures);
 }
 
 /**

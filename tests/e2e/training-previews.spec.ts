@@ -1,0 +1,54 @@
+import { expect, test } from '@playwright/test';
+import { readCredits } from './support/generation.ts';
+import {
+  expectNoSeriousA11yViolations,
+  saveScreenshots,
+  signUpInBrowser,
+} from './support/people.ts';
+import { subscribeThroughApi, uploadPhotosThroughApi } from './support/studio-api.ts';
+
+// Training previews (decision 039) with the local engine: after Start Training, the dashboard
+// shows four pictures of the person, labelled as previews and as free, within 10 seconds, and
+// no credit is spent on them. Texts are written out: the test checks what a person reads.
+
+test('after Start Training, 4 previews show within 10 seconds', async ({ page }) => {
+  test.setTimeout(300_000);
+  await signUpInBrowser(page, 'previews');
+  await subscribeThroughApi(page, 'price_pro');
+  await uploadPhotosThroughApi(page);
+  const draft = await page.request.put('/api/studio/draft', {
+    data: { gender: 'woman', name: 'Preview Me' },
+  });
+  expect(draft.status()).toBe(200);
+  const credits = await readCredits(page);
+
+  await page.goto('/name-model');
+  await expect(page.getByLabel('Model name')).toHaveValue('Preview Me');
+  await page.getByRole('button', { name: 'Start Training' }).click();
+  const started = Date.now();
+  await expect(page).toHaveURL('/dashboard');
+
+  const previews = page.getByTestId('training-previews');
+  await expect(previews.getByRole('heading', { name: 'Your first previews' })).toBeVisible({
+    timeout: 10_000,
+  });
+  await expect(
+    previews.getByText(/Quick previews made from your photos while your model/),
+  ).toBeVisible();
+  await expect(previews.getByText(/They cost no credits\./)).toBeVisible();
+  const pictures = previews.getByRole('img', { name: /^Preview of you in the .+ style$/ });
+  await expect(pictures).toHaveCount(4, { timeout: Math.max(0, 10_000 - (Date.now() - started)) });
+  expect(Date.now() - started).toBeLessThan(10_000);
+  // Each picture has loaded, four different styles, and each is labelled as a preview.
+  for (const picture of await pictures.all())
+    await expect
+      .poll(() => picture.evaluate((image: HTMLImageElement) => image.naturalWidth))
+      .toBeGreaterThan(0);
+  const styles = await previews.locator('figcaption').allTextContents();
+  expect(new Set(styles).size).toBe(4);
+  await expect(previews.getByText('Preview', { exact: true })).toHaveCount(5);
+
+  expect(await readCredits(page)).toBe(credits);
+  await expectNoSeriousA11yViolations(page);
+  await saveScreenshots(page, 'training-previews');
+});
