@@ -39,6 +39,8 @@ import type { Billing } from './features/billing/billing.ts';
 import { billingRoutes } from './features/billing/routes.ts';
 import { createCatalogAdminService } from './features/catalog/admin-service.ts';
 import { catalogRoutes } from './features/catalog/routes.ts';
+import { costRoutes } from './features/costs/routes.ts';
+import type { Costs } from './features/costs/service.ts';
 import { createCatalogService } from './features/catalog/service.ts';
 import type { EventBus } from './features/events/event-bus.ts';
 import { eventRoutes } from './features/events/routes.ts';
@@ -71,6 +73,7 @@ export interface AppDeps {
   studio: Studio;
   generation: Generation;
   tryOn: TryOnFeature;
+  costs: Costs;
 }
 
 const webRoot = fileURLToPath(new URL('../../dist/web', import.meta.url));
@@ -298,6 +301,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     rateLimited: config.rateLimit.enabled,
     nsfwThreshold: config.nsfwThreshold,
   });
+  await app.register(costRoutes, { costs: deps.costs, authenticator });
   await app.register(eventRoutes, {
     bus: deps.events,
     authenticator,

@@ -98,6 +98,28 @@ const envSchema = z
       .enum(['true', 'false', '1', '0', ''])
       .optional()
       .transform((value) => value !== 'false' && value !== '0'),
+    // What each paid provider call costs the operator in US dollars, over the defaults in
+    // features/costs/prices.ts (decision 037): JSON such as {"fal.picture": 0.03}.
+    PROVIDER_PRICES_USD: z
+      .string()
+      .optional()
+      .transform((text, ctx) => {
+        if (!text) return {};
+        try {
+          const prices = z
+            .record(z.string().regex(/^[a-z]+\.[a-z]+$/), z.number().min(0))
+            .safeParse(JSON.parse(text));
+          if (prices.success) return prices.data;
+        } catch {
+          // Not JSON: the same message below.
+        }
+        ctx.addIssue({
+          code: 'custom',
+          message:
+            'PROVIDER_PRICES_USD must be a JSON object of "engine.kind" to dollars, such as {"fal.picture": 0.03}',
+        });
+        return z.NEVER;
+      }),
     // Images made at once per worker process (the engine's concurrency limit), and how long a
     // started generation may go without news before the sweep reconciles it (decision 016).
     GENERATION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
@@ -356,6 +378,8 @@ export interface Config {
   /** `previews`: quick previews when a training starts (TRAINING_PREVIEWS, decision 039). */
   training: { pollSeconds: number; timeoutMinutes: number; previews: boolean };
   generation: { concurrency: number; staleAfterMinutes: number; likenessRerolls: number };
+  /** The operator's prices per provider call over the defaults (PROVIDER_PRICES_USD, decision 037). */
+  providerPricesUsd: Record<string, number>;
   /** Uploads and engine outputs the NSFW classifier flags at this threshold are refused or blocked. */
   nsfwThreshold: number;
   /**
@@ -524,6 +548,7 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       staleAfterMinutes: e.GENERATION_STALE_MINUTES,
       likenessRerolls: e.GENERATION_LIKENESS_REROLLS,
     },
+    providerPricesUsd: e.PROVIDER_PRICES_USD,
     nsfwThreshold: e.NSFW_THRESHOLD,
     analysisThreads: e.ANALYSIS_THREADS ?? smallPoolSize(),
     // Seeding makes pictures (seconds of work), so tests ask for it explicitly.

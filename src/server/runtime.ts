@@ -16,6 +16,8 @@ import { createAuth } from './features/auth/auth.ts';
 import { createBilling } from './features/billing/billing.ts';
 import { seedDefaultContentAtStart } from './features/catalog/seed.ts';
 import { createCatalogService } from './features/catalog/service.ts';
+import { defaultPrices } from './features/costs/prices.ts';
+import { createCosts } from './features/costs/service.ts';
 import { createGeneration } from './features/generation/generation.ts';
 import { sendEmailJob } from './features/email/jobs.ts';
 import { createMemoryEventBus, createPostgresEventBus } from './features/events/event-bus.ts';
@@ -108,6 +110,11 @@ export async function start(
     varietyScore,
   };
   const catalog = createCatalogService({ db: database.db });
+  const costs = createCosts({
+    db: database.db,
+    prices: { ...defaultPrices, ...config.providerPricesUsd },
+    logger,
+  });
   const generationEngine = createGenerationEngine(config, storage);
   const studio = createStudio({
     config,
@@ -123,6 +130,7 @@ export async function start(
       preset: (id) => catalog.enginePreset(id),
     },
     faces,
+    costs,
     logger,
   });
   const generation = createGeneration({
@@ -136,6 +144,7 @@ export async function start(
     studio,
     engine: generationEngine,
     faces,
+    costs,
     logger,
   });
   const tryOn = createTryOn({
@@ -147,6 +156,7 @@ export async function start(
     billing,
     generation,
     engine: createTryOnEngine(config, storage),
+    costs,
     logger,
   });
   const deps: AppDeps = {
@@ -162,6 +172,7 @@ export async function start(
     studio,
     generation,
     tryOn,
+    costs,
   };
 
   let url: string | undefined;

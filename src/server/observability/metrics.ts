@@ -68,6 +68,18 @@ export function createMetrics() {
     help: 'Re-rolls a generation may get for the likeness (GENERATION_LIKENESS_REROLLS)',
     registers: [registry],
   });
+  const providerCalls = new Counter({
+    name: 'likeness_provider_calls_total',
+    help: 'Paid provider calls by engine and kind (picture, reroll, upscale, preview, training, tryon)',
+    labelNames: ['engine', 'kind'] as const,
+    registers: [registry],
+  });
+  const providerCostUsd = new Counter({
+    name: 'likeness_provider_cost_dollars_total',
+    help: 'What those calls cost by the price table (PROVIDER_PRICES_USD), in US dollars; over likeness_provider_calls_total, the cost per call',
+    labelNames: ['engine', 'kind'] as const,
+    registers: [registry],
+  });
   // Kept beside prom-client's process_resident_memory_bytes and nodejs_heap_size_used_bytes:
   // dashboards read these names. Buffers (uploads, images) live outside the V8 heap and are
   // freed only when collected, which no default metric shows.
@@ -103,6 +115,8 @@ export function createMetrics() {
     likenessRefunds,
     likenessRerollThreshold,
     likenessRerollsAllowed,
+    providerCalls,
+    providerCostUsd,
     /** The text format's content type, for the scrape answer. */
     contentType: registry.contentType,
 

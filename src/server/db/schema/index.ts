@@ -6,3 +6,4 @@ export * from './catalog.ts';
 export * from './studio.ts';
 export * from './generation.ts';
 export * from './tryon.ts';
+export * from './costs.ts';

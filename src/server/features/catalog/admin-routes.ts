@@ -29,6 +29,7 @@ import { errorResponseSchema } from '../../../common/errors.ts';
 import { messages } from '../../../common/messages.ts';
 import { catalog } from '../../../common/product.ts';
 import { AppError } from '../../http/app-error.ts';
+import { adminOnly } from '../admin/guard.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
 import type { CatalogAdminService } from './admin-service.ts';
 
@@ -58,11 +59,7 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{
     },
   });
 
-  // Anyone but an admin gets the answer of an unknown address, so the admin area cannot be found.
-  app.addHook('onRequest', async (request) => {
-    const user = await authenticator.currentUser(request);
-    if (user?.role !== 'admin') throw new AppError('NOT_FOUND', messages.http.nothingHere);
-  });
+  app.addHook('onRequest', adminOnly(authenticator));
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
     return payload;

@@ -12,6 +12,7 @@ import type { FaceAnalyzer } from '../studio/validation.ts';
 import { generateImageJob, sweepGenerationsJob } from './jobs.ts';
 import { createGenerationService } from './service.ts';
 import { createGenerationWorker } from './worker.ts';
+import type { Costs } from '../costs/service.ts';
 
 /** Every five minutes, generations without news for too long are reconciled with the engine. */
 const sweepCron = '*/5 * * * *';
@@ -28,6 +29,7 @@ export function createGeneration(deps: {
   studio: Pick<Studio, 'service'>;
   engine: GenerationEngine;
   faces: FaceAnalyzer;
+  costs: Pick<Costs, 'record'>;
   logger: FastifyBaseLogger;
 }) {
   const { config, db, storage, queue, events, catalog, engine, logger } = deps;
@@ -59,6 +61,7 @@ export function createGeneration(deps: {
       enginePreset: (id) => catalog.enginePreset(id),
     },
     credits,
+    costs: deps.costs,
     transaction,
     staleAfterMinutes: config.generation.staleAfterMinutes,
     nsfwThreshold: config.nsfwThreshold,

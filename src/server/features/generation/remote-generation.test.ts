@@ -15,6 +15,7 @@ import {
   creditLedger,
   generations,
   presets,
+  providerCosts,
   userModels,
 } from '../../db/schema/index.ts';
 import { spend } from '../billing/ledger.ts';
@@ -366,6 +367,22 @@ describe('generation with the Replicate engine', () => {
 });
 
 type Labels = Record<string, string | number | undefined>;
+
+describe('provider costs', () => {
+  it('records what the operator paid for the picture, its re-roll and its HD upscale, once each', async () => {
+    const photoOf = (file: string) => ({ body: readFileSync(file), contentType: 'image/jpeg' });
+    fake.scriptPrediction({ file: photoOf(photoFixtures.personB(1)) });
+    fake.scriptPrediction({ file: photoOf(photoFixtures.personA(10)) });
+    const done = await generate();
+    expect(done.status).toBe('complete');
+    const rows = await app.deps.database.db
+      .select()
+      .from(providerCosts)
+      .where(eq(providerCosts.reference, done.id));
+    expect(rows.map((row) => row.kind).sort()).toEqual(['picture', 'reroll', 'upscale']);
+    expect(rows.every((row) => row.engine === 'replicate' && row.usd > 0)).toBe(true);
+  });
+});
 
 describe('likeness-checked results', () => {
   const photoOf = (file: string) => ({ body: readFileSync(file), contentType: 'image/jpeg' });

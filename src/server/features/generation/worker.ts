@@ -16,6 +16,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { classifyNsfw, profileSimilarity } from '../../images/analysis.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import type { Credits } from '../billing/credits.ts';
+import type { Costs } from '../costs/service.ts';
 import type { EnginePreset } from '../catalog/service.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { ModelRow } from '../studio/repository.ts';
@@ -42,6 +43,8 @@ export interface GenerationWorkerDeps {
   };
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   credits: Pick<Credits, 'refund'>;
+  /** What the operator paid the provider for each picture, re-roll and upscale. */
+  costs: Pick<Costs, 'record'>;
   /**
    * A generation whose job started or last heard from the engine this long ago is reconciled by
    * the sweep: collected from the provider when it has ended there, otherwise canceled, failed
@@ -262,6 +265,12 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
           { generationId: row.id, imageUrl, width: kept.width, height: kept.height },
           signal,
         );
+        await deps.costs.record({
+          kind: 'upscale',
+          engine: engine.name,
+          reference: row.id,
+          callId: hdKey,
+        });
         data = await sharp(image.bytes, { limitInputPixels: 40_000_000, failOn: 'error' })
           .rotate()
           .jpeg({ quality: 90 })
@@ -339,6 +348,14 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     signal: AbortSignal,
     mayReroll = true,
   ): Promise<boolean | 'reroll'> {
+    // The provider made a picture (or flagged one): the operator pays for the call.
+    if (outcome.status !== 'failed' && outcome.reference)
+      await deps.costs.record({
+        kind: row.likenessRerolls === 0 ? 'picture' : 'reroll',
+        engine: engine.name,
+        reference: row.id,
+        callId: outcome.reference,
+      });
     if (outcome.status === 'succeeded') {
       // Our own check on every engine's image: a flagged one ends as a provider's flag does.
       const { flagged, scores } = await classifyNsfw(outcome.image.bytes, deps.nsfwThreshold);

@@ -6,6 +6,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { defineWorker, type JobQueue, type JobWorker } from '../../jobs/job-queue.ts';
 import type { Billing } from '../billing/billing.ts';
+import type { Costs } from '../costs/service.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import {
   checkTrainingJob,
@@ -38,6 +39,7 @@ export function createStudio(deps: {
   /** The catalog's presets, through its service. */
   presets: PreviewsDeps['sources'];
   faces: FaceAnalyzer;
+  costs: Pick<Costs, 'record'>;
   logger: FastifyBaseLogger;
 }) {
   const { config, db, storage, queue, events, engine, faces, logger } = deps;
@@ -77,6 +79,7 @@ export function createStudio(deps: {
     engine,
     faces,
     credits,
+    costs: deps.costs,
     transaction,
     publishModel: service.publishModel,
     publicUrl: config.publicUrl,

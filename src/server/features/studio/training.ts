@@ -23,6 +23,7 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import { zipStoredFiles } from '../../lib/zip-stream.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import type { Credits } from '../billing/credits.ts';
+import type { Costs } from '../costs/service.ts';
 import { sendEmailJob } from '../email/jobs.ts';
 import { checkTrainingJob, deleteFilesJob, startTrainingJob } from './jobs.ts';
 import {
@@ -57,6 +58,8 @@ export interface TrainingDeps {
   /** Runs work in one transaction and publishes balance changes after commit (the ledger's). */
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   credits: Pick<Credits, 'refund'>;
+  /** What the operator paid the provider for each training it accepted. */
+  costs: Pick<Costs, 'record'>;
   publicUrl: string;
   pollSeconds: number;
   timeoutMinutes: number;
@@ -368,6 +371,13 @@ export function createTraining(deps: TrainingDeps) {
               await takeNews(current, { status: 'running', progress: percent });
           },
         });
+        if (result.reference)
+          await deps.costs.record({
+            kind: 'training',
+            engine: engine.name,
+            reference: modelId,
+            callId: result.reference,
+          });
         const withReference = await updateModelIn(db, modelId, ['training'], {
           engineReference: result.reference,
           lastNewsAt: new Date(),

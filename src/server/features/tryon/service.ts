@@ -19,6 +19,7 @@ import type { NormalizedPhoto } from '../../images/intake.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import type { Credits } from '../billing/credits.ts';
+import type { Costs } from '../costs/service.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { runTryOnJob } from './jobs.ts';
 import {
@@ -42,6 +43,8 @@ export interface TryOnServiceDeps {
   generationImageKey(userId: string, generationId: string): Promise<string>;
   /** Billing's door: the try-on gate, its credit and the refund of a failed one. */
   credits: Pick<Credits, 'charge' | 'checkTier' | 'refund'>;
+  /** What the operator paid the try-on provider for each run. */
+  costs: Pick<Costs, 'record'>;
   transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
   publicUrl: string;
   /** Results the NSFW classifier flags at this threshold are blocked, whichever engine made them. */
@@ -184,6 +187,12 @@ export function createTryOnService(deps: TryOnServiceDeps) {
           return;
         }
         await updateTryOn(db, id, { engineReference: reference });
+        await deps.costs.record({
+          kind: 'tryon',
+          engine: engine.name,
+          reference: id,
+          callId: reference,
+        });
       }
       const deadline = Date.now() + runDeadlineMs;
       for (let pause = 1000; Date.now() < deadline; pause = Math.min(pause * 1.5, 5000)) {

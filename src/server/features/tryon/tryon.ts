@@ -5,6 +5,7 @@ import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import { defineWorker, type JobQueue, type JobWorker } from '../../jobs/job-queue.ts';
 import type { Billing } from '../billing/billing.ts';
+import type { Costs } from '../costs/service.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import type { Generation } from '../generation/generation.ts';
 import { runTryOnJob, sweepTryOnsJob } from './jobs.ts';
@@ -23,6 +24,7 @@ export function createTryOn(deps: {
   billing: Pick<Billing, 'credits'>;
   generation: Pick<Generation, 'service'>;
   engine: TryOnEngine;
+  costs: Pick<Costs, 'record'>;
   logger: FastifyBaseLogger;
 }) {
   const service = createTryOnService({
@@ -33,6 +35,7 @@ export function createTryOn(deps: {
     engine: deps.engine,
     generationImageKey: (userId, id) => deps.generation.service.imageKeyOf(userId, id),
     credits: deps.billing.credits,
+    costs: deps.costs,
     transaction: deps.billing.credits.transaction,
     publicUrl: deps.config.publicUrl,
     nsfwThreshold: deps.config.nsfwThreshold,

@@ -11,6 +11,7 @@ import type {
   UpdateQuizImageRequest,
 } from '../../../common/api/admin.ts';
 import type { GoodOrBad } from '../../../common/api/catalog.ts';
+import type { CostsResponse } from '../../../common/api/costs.ts';
 import { messages } from '../../../common/messages.ts';
 import { api, ApiError, type QueryValue } from '../../lib/api-client.ts';
 import { catalogQueryKeys } from '../catalog/catalog-api.ts';
@@ -23,7 +24,16 @@ export const adminQueryKeys = {
   presets: (category: string) => [...adminQueryKeys.all, 'presets', category] as const,
   examplePhotos: () => [...adminQueryKeys.all, 'example-photos'] as const,
   quizImages: () => [...adminQueryKeys.all, 'quiz-images'] as const,
+  costs: (days: number) => [...adminQueryKeys.all, 'costs', days] as const,
 };
+
+export function adminCostsQuery(days: number) {
+  return queryOptions({
+    queryKey: adminQueryKeys.costs(days),
+    queryFn: ({ signal }) =>
+      api.get<CostsResponse>('/api/admin/costs', { signal, query: { days: String(days) } }),
+  });
+}
 
 export function adminCategoriesQuery() {
   return queryOptions({

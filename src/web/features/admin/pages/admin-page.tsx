@@ -4,6 +4,7 @@ import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { CategoriesPanel } from '../components/categories-panel.tsx';
+import { CostsPanel } from '../components/costs-panel.tsx';
 import { ExamplePhotosPanel, QuizImagesPanel } from '../components/media-panels.tsx';
 import { PresetsPanel } from '../components/presets-panel.tsx';
 
@@ -21,6 +22,7 @@ export function AdminPage() {
           <TabsTrigger value="presets">{text.tabs.presets}</TabsTrigger>
           <TabsTrigger value="examples">{text.tabs.examplePhotos}</TabsTrigger>
           <TabsTrigger value="quiz">{text.tabs.quizImages}</TabsTrigger>
+          <TabsTrigger value="costs">{text.tabs.costs}</TabsTrigger>
         </TabsList>
         <TabsContent value="categories">
           <CategoriesPanel />
@@ -33,6 +35,9 @@ export function AdminPage() {
         </TabsContent>
         <TabsContent value="quiz">
           <QuizImagesPanel />
+        </TabsContent>
+        <TabsContent value="costs">
+          <CostsPanel />
         </TabsContent>
       </Tabs>
     </Container>

@@ -1,0 +1,15 @@
+import type { FastifyRequest } from 'fastify';
+import { messages } from '../../../common/messages.ts';
+import { AppError } from '../../http/app-error.ts';
+import type { Authenticator } from '../auth/authenticate.ts';
+
+/**
+ * The hook of every operator route: anyone but an admin gets the answer of an unknown address,
+ * so the admin area cannot be found.
+ */
+export function adminOnly(authenticator: Authenticator) {
+  return async (request: FastifyRequest) => {
+    const user = await authenticator.currentUser(request);
+    if (user?.role !== 'admin') throw new AppError('NOT_FOUND', messages.http.nothingHere);
+  };
+}
