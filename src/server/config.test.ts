@@ -136,6 +136,11 @@ describe('image engine configuration', () => {
           name: 'real-esrgan',
           version: '42fed1c4974146d4d2414e2be2c5277c7fcf05fcc3a73abf41610695738c1d7b',
         },
+        previewer: {
+          owner: 'bytedance',
+          name: 'flux-pulid',
+          version: '8baa7ef2255075b46f4d91cd238c21d31181b3e6a864463f967960bb0112525b',
+        },
       },
     });
     const custom = loadConfig({
@@ -182,6 +187,7 @@ describe('image engine configuration', () => {
         webhookJwksUrl: 'https://rest.alpha.fal.ai/.well-known/jwks.json',
         apiBaseUrl: 'https://api.fal.ai/v1',
         upscaler: { endpoint: 'fal-ai/esrgan', model: 'RealESRGAN_x4plus' },
+        previewer: { endpoint: 'fal-ai/flux-pulid' },
       },
     });
     expect(() => loadConfig({ IMAGE_ENGINE: 'fal', DATA_DIR: dataDir() })).toThrow(
@@ -204,6 +210,25 @@ describe('image engine configuration', () => {
     expect(() =>
       loadConfig({ ...replicate, REPLICATE_UPSCALER_VERSION: 'latest', DATA_DIR: dataDir() }),
     ).toThrow(/REPLICATE_UPSCALER_VERSION/);
+  });
+
+  it('leaves the engines without a previewer with TRAINING_PREVIEWS=false, and refuses a malformed one', () => {
+    const fal = { IMAGE_ENGINE: 'fal', FAL_KEY: 'id:secret', DATA_DIR: dataDir() };
+    expect(loadConfig({ ...fal, TRAINING_PREVIEWS: 'false' }).engine).not.toHaveProperty(
+      'fal.previewer',
+    );
+    expect(
+      loadConfig({ ...replicate, TRAINING_PREVIEWS: '0', DATA_DIR: dataDir() }).engine,
+    ).not.toHaveProperty('replicate.previewer');
+    expect(loadConfig({ ...fal, FAL_PREVIEWER: 'fal-ai/pulid' }).engine).toMatchObject({
+      fal: { previewer: { endpoint: 'fal-ai/pulid' } },
+    });
+    expect(() =>
+      loadConfig({ ...replicate, REPLICATE_PREVIEWER_VERSION: 'latest', DATA_DIR: dataDir() }),
+    ).toThrow(/REPLICATE_PREVIEWER_VERSION/);
+    expect(() =>
+      loadConfig({ ...replicate, REPLICATE_PREVIEWER: 'flux-pulid', DATA_DIR: dataDir() }),
+    ).toThrow(/REPLICATE_PREVIEWER/);
   });
 
   it('ignores provider variables for another engine, and refuses an unknown engine', () => {

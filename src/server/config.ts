@@ -215,6 +215,22 @@ const envSchema = z
         .regex(/^[0-9a-f]{64}$/, 'must be a version id (64 hexadecimal characters)')
         .default('42fed1c4974146d4d2414e2be2c5277c7fcf05fcc3a73abf41610695738c1d7b'),
     ),
+    // Training previews on Replicate (decision 041): the zero-shot identity model (owner/name)
+    // and its pinned version; made only while TRAINING_PREVIEWS is on.
+    REPLICATE_PREVIEWER: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .regex(/^[\w.-]+\/[\w.-]+$/, 'must be owner/name')
+        .default('bytedance/flux-pulid'),
+    ),
+    REPLICATE_PREVIEWER_VERSION: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .regex(/^[0-9a-f]{64}$/, 'must be a version id (64 hexadecimal characters)')
+        .default('8baa7ef2255075b46f4d91cd238c21d31181b3e6a864463f967960bb0112525b'),
+    ),
     // fal (IMAGE_ENGINE=fal): the key is required; the URLs default to fal's own.
     FAL_KEY: optionalText,
     FAL_QUEUE_BASE_URL: urlOr('https://queue.fal.run'),
@@ -241,6 +257,14 @@ const envSchema = z
           'RealESRGAN_x4_anime_v3',
         ])
         .default('RealESRGAN_x4plus'),
+    ),
+    // fal's zero-shot identity endpoint for training previews (decision 041; TRAINING_PREVIEWS).
+    FAL_PREVIEWER: z.preprocess(
+      (value) => (value === '' ? undefined : value),
+      z
+        .string()
+        .regex(/^[\w.-]+\/[\w.-]+(\/[\w./-]+)?$/, 'must be an endpoint id (owner/app[/path])')
+        .default('fal-ai/flux-pulid'),
     ),
     // The try-on engine: `local` (in-process previews) or `fashn` (FASHN's tryon model; the key is
     // required, the URL defaults to FASHN's and the webhook secret to one derived from AUTH_SECRET).
@@ -433,6 +457,8 @@ export interface ReplicateConfig {
   owner: string;
   /** The upscaler model and its pinned version (provider HD); absent when PROVIDER_HD is off. */
   upscaler?: { owner: string; name: string; version: string };
+  /** The training previews' model and pinned version; absent when TRAINING_PREVIEWS is off. */
+  previewer?: { owner: string; name: string; version: string };
 }
 
 export interface FalConfig {
@@ -444,6 +470,8 @@ export interface FalConfig {
   apiBaseUrl: string;
   /** The upscaler endpoint and its `model` (provider HD); absent when PROVIDER_HD is off. */
   upscaler?: { endpoint: string; model: string };
+  /** The training previews' endpoint; absent when TRAINING_PREVIEWS is off. */
+  previewer?: { endpoint: string };
 }
 
 export type TryOnConfig = { provider: 'local' } | { provider: 'fashn'; fashn: FashnConfig };
@@ -618,6 +646,7 @@ function engineConfig(e: z.infer<typeof envSchema>): EngineConfig {
         trainer: { owner, name, version: e.REPLICATE_TRAINER_VERSION! },
         owner: e.REPLICATE_OWNER!,
         ...(e.PROVIDER_HD && { upscaler: upscalerOf(e) }),
+        ...(e.TRAINING_PREVIEWS && { previewer: previewerOf(e) }),
       },
     };
   }
@@ -632,6 +661,7 @@ function engineConfig(e: z.infer<typeof envSchema>): EngineConfig {
         ...(e.PROVIDER_HD && {
           upscaler: { endpoint: e.FAL_UPSCALER, model: e.FAL_UPSCALER_MODEL },
         }),
+        ...(e.TRAINING_PREVIEWS && { previewer: { endpoint: e.FAL_PREVIEWER } }),
       },
     };
   return { provider: 'local', draft: e.LOCAL_ENGINE_DRAFT };
@@ -640,6 +670,11 @@ function engineConfig(e: z.infer<typeof envSchema>): EngineConfig {
 function upscalerOf(e: z.infer<typeof envSchema>): NonNullable<ReplicateConfig['upscaler']> {
   const [owner, name] = e.REPLICATE_UPSCALER.split('/') as [string, string];
   return { owner, name, version: e.REPLICATE_UPSCALER_VERSION };
+}
+
+function previewerOf(e: z.infer<typeof envSchema>): NonNullable<ReplicateConfig['previewer']> {
+  const [owner, name] = e.REPLICATE_PREVIEWER.split('/') as [string, string];
+  return { owner, name, version: e.REPLICATE_PREVIEWER_VERSION };
 }
 
 function billingConfig(e: z.infer<typeof envSchema>): BillingConfig {

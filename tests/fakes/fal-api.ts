@@ -43,6 +43,16 @@ import sharp from 'sharp';
  * 422 naming `image_url`) and answers `{image: {url, content_type, width, height, …}}`, the image
  * `scale` times larger.
  *
+ * The training previews' zero-shot identity endpoint (`fal-ai/flux-pulid`, docs/providers.md) runs
+ * by itself too, following its own `scriptPreview` scripts: its input is validated as fal documents
+ * it (`prompt` and `reference_image_url` required, `image_size` a preset or `{width, height}`,
+ * `num_inference_steps` 1-50, `guidance_scale` 0-20, `enable_safety_checker` a boolean; `id_weight`,
+ * `true_cfg` numbers and `start_step` an integer, their ranges not read: 422 otherwise), and when
+ * it runs it fetches `reference_image_url` (a failed download or a non-image fails the request
+ * with a 422 naming it) and answers `{images: [{url, …}], has_nsfw_concepts, seed, prompt}`, the
+ * image being the reference photo cropped and resized to the size asked for (so a test can tell
+ * it was used); a script's `nsfw` flags it and serves it black, as fal does.
+ *
  * Platform headers a submission carries (`X-Fal-Object-Lifecycle-Preference`, `X-Fal-Store-IO`,
  * `X-Fal-Request-Timeout`) are kept on the request (`platformHeaders`) for tests to read; the
  * lifecycle header must be the documented JSON (`{"expiration_duration_seconds": N}`, N ≥ 1, or
@@ -167,6 +177,11 @@ export interface FakeFal {
    * scripts queue up apart from `scriptGeneration`'s.
    */
   scriptUpscale(script: FalGenerationScript): void;
+  /**
+   * How the next `fal-ai/flux-pulid` request goes (`outcome` succeed, nsfw or fail, `polls`,
+   * `file`); scripts queue up apart from the others.
+   */
+  scriptPreview(script: FalGenerationScript): void;
   /** Sends a completed request's webhook again (same body, fresh timestamp and signature). */
   redeliver(requestId: string, options?: FalDeliverOptions): Promise<FalDelivery>;
   /** A new signing key; the JWKS lists only it, or both with `keepOld`. */
@@ -288,6 +303,71 @@ function validateFluxLora(input: Record<string, unknown>): DetailItem[] {
   return issues;
 }
 
+/** The sizes of fal's `image_size` presets. */
+const presetSizes: Record<string, { width: number; height: number }> = {
+  square_hd: { width: 1024, height: 1024 },
+  square: { width: 512, height: 512 },
+  portrait_4_3: { width: 768, height: 1024 },
+  portrait_16_9: { width: 576, height: 1024 },
+  landscape_4_3: { width: 1024, height: 768 },
+  landscape_16_9: { width: 1024, height: 576 },
+};
+
+/** FluxPulidInput of `fal-ai/flux-pulid` (its llms.txt; the ranges of its PuLID knobs not read). */
+function validateFluxPulid(input: Record<string, unknown>): DetailItem[] {
+  const issues: DetailItem[] = [];
+  for (const field of ['prompt', 'reference_image_url'])
+    if (input[field] === undefined) issues.push(missingField(field));
+    else if (typeof input[field] !== 'string')
+      issues.push(typeError(field, 'str type expected', 'type_error.str'));
+  const size = input.image_size;
+  if (
+    size !== undefined &&
+    !imageSizes.includes(size as string) &&
+    !(
+      typeof size === 'object' &&
+      size !== null &&
+      Number.isInteger((size as Record<string, unknown>).width) &&
+      Number.isInteger((size as Record<string, unknown>).height)
+    )
+  )
+    issues.push(
+      typeError(
+        'image_size',
+        `value is not a valid enumeration member; permitted: ${imageSizes.map((name) => `'${name}'`).join(', ')}`,
+        'type_error.enum',
+      ),
+    );
+  const number = (field: string, integer: boolean, range?: [number, number]) => {
+    const value = input[field];
+    if (value === undefined) return;
+    if (integer ? !Number.isInteger(value) : typeof value !== 'number')
+      issues.push(
+        integer
+          ? typeError(field, 'value is not a valid integer', 'type_error.integer')
+          : typeError(field, 'value is not a valid float', 'type_error.float'),
+      );
+    else if (range && ((value as number) < range[0] || (value as number) > range[1]))
+      issues.push(
+        typeError(
+          field,
+          `ensure this value is between ${range[0]} and ${range[1]}`,
+          'value_error.number.not_in_range',
+        ),
+      );
+  };
+  number('num_inference_steps', true, [1, 50]);
+  number('guidance_scale', false, [0, 20]);
+  number('seed', true);
+  number('start_step', true);
+  number('id_weight', false);
+  number('true_cfg', false);
+  for (const field of ['enable_safety_checker', 'sync_mode'])
+    if (input[field] !== undefined && typeof input[field] !== 'boolean')
+      issues.push(typeError(field, 'value could not be parsed to a boolean', 'type_error.bool'));
+  return issues;
+}
+
 const esrganModels = [
   'RealESRGAN_x4plus',
   'RealESRGAN_x2plus',
@@ -390,6 +470,70 @@ const endpoints: Record<string, EndpointSpec> = {
           width: file.width,
           height: file.height,
         },
+      };
+    },
+  },
+  'fal-ai/flux-pulid': {
+    scripted: true,
+    validate: validateFluxPulid,
+    async run(request) {
+      const where = (msg: string, type: string): DetailItem => ({
+        loc: ['body', 'reference_image_url'],
+        msg,
+        type,
+      });
+      let reference: Buffer;
+      try {
+        const response = await fetch(request.input.reference_image_url as string, {
+          signal: AbortSignal.timeout(10_000),
+        });
+        if (!response.ok)
+          return where(
+            `Failed to download the file (HTTP ${response.status})`,
+            'file_download_error',
+          );
+        reference = Buffer.from(await response.arrayBuffer());
+      } catch (error) {
+        return where(`Failed to download the file (${String(error)})`, 'file_download_error');
+      }
+      const asked = request.input.image_size ?? 'landscape_4_3';
+      const size =
+        typeof asked === 'string'
+          ? presetSizes[asked]!
+          : (asked as { width: number; height: number });
+      let body: Buffer;
+      try {
+        body = await sharp(reference)
+          .rotate()
+          .resize(size.width, size.height, { fit: 'cover' })
+          .jpeg({ quality: 90 })
+          .toBuffer();
+      } catch {
+        return where('The file is not a valid image', 'image_load_error');
+      }
+      // A flagged image is served black, as fal's are.
+      if (request.script?.outcome === 'nsfw')
+        body = await fakeJpeg(size.width, size.height, 'black');
+      request.files = new Map([['image-0.jpg', { body, contentType: 'image/jpeg', ...size }]]);
+      return undefined;
+    },
+    output(request, baseUrl) {
+      const [name, file] = [...request.files!][0]!;
+      return {
+        images: [
+          {
+            url: `${baseUrl}/files/${request.id}/${name}`,
+            content_type: file.contentType,
+            file_name: name,
+            file_size: file.body.length,
+            width: file.width,
+            height: file.height,
+          },
+        ],
+        timings: { inference: 4.2 },
+        seed: 1_234_567,
+        has_nsfw_concepts: [request.script?.outcome === 'nsfw'],
+        prompt: request.input.prompt,
       };
     },
   },
@@ -499,6 +643,7 @@ export async function startFakeFal(): Promise<FakeFal> {
   const queue = new Map<string, QueueRequest>();
   const scripts: FalGenerationScript[] = [];
   const upscaleScripts: FalGenerationScript[] = [];
+  const previewScripts: FalGenerationScript[] = [];
   const deliveries: FalDelivery[] = [];
   let baseUrl = '';
   let fileDeletionFailure: string | undefined;
@@ -672,7 +817,12 @@ export async function startFakeFal(): Promise<FakeFal> {
         if (webhook !== undefined && !URL.canParse(webhook))
           return fail(400, 'Invalid webhook URL');
         const script = spec.scripted
-          ? ((endpointId === 'fal-ai/esrgan' ? upscaleScripts : scripts).shift() ?? {})
+          ? ((endpointId === 'fal-ai/esrgan'
+              ? upscaleScripts
+              : endpointId === 'fal-ai/flux-pulid'
+                ? previewScripts
+                : scripts
+            ).shift() ?? {})
           : undefined;
         const request: QueueRequest = {
           id: randomUUID(),
@@ -880,6 +1030,9 @@ export async function startFakeFal(): Promise<FakeFal> {
     },
     scriptUpscale(script) {
       upscaleScripts.push(script);
+    },
+    scriptPreview(script) {
+      previewScripts.push(script);
     },
     async redeliver(requestId, options) {
       const request = requestOf(requestId);

@@ -37,6 +37,16 @@ import {
  * `image` as the service would (any HTTP failure or a non-image fails the prediction) and answer
  * the image `scale` times larger (default 4), as PNG, with `output` a single URL string.
  *
+ * The training previews' zero-shot identity model (`bytedance/flux-pulid` at its pinned version,
+ * docs/providers.md) is a public model too: its predictions validate its schema (`main_face_image`
+ * a URI, `width`/`height` 256-1536, `num_steps` 1-20, `start_step` 0-10, `id_weight` 0-3,
+ * `true_cfg` 1-10, `guidance_scale` 1-10, `num_outputs` 1-4, `output_format` png/jpg/webp; 422
+ * otherwise), follow their own `scriptPreview` scripts, and when they run fetch `main_face_image`
+ * as the service would (an HTTP failure or a non-image fails the prediction) and answer a list of
+ * URLs, each serving the face photo cropped and resized to `width`x`height`, so a test can tell
+ * the picture came from the photo sent. The model has no safety-checker input; a script's `nsfw`
+ * still fails it with the trained model's words, for the adapter's blocked path.
+ *
  * Deviation: the real API only accepts HTTPS webhook URLs; this one accepts http://127.0.0.1.
  *
  * Trainings and predictions share one object shape and id space on Replicate; `runs` holds both.
@@ -61,6 +71,8 @@ interface PredictionRun extends RunBase {
   kind: 'prediction';
   /** A prediction of the upscaler rather than of one of our trained models. */
   upscale: boolean;
+  /** A prediction of the previews' PuLID-FLUX. */
+  preview: boolean;
   script: PredictionScript;
   /** GET polls still to answer `processing`. */
   pollsLeft: number;
@@ -139,6 +151,10 @@ export interface FakeReplicate {
    * scripts queue up apart from `scriptPrediction`'s.
    */
   scriptUpscale(script: PredictionScript): void;
+  /** The pinned previews model (REPLICATE_PREVIEWER / REPLICATE_PREVIEWER_VERSION). */
+  previewer: { owner: string; name: string; version: string };
+  /** How the next previews-model prediction goes (`outcome`, `error`, `polls`, `file`). */
+  scriptPreview(script: PredictionScript): void;
   /** Models deleted through `DELETE /v1/models/{owner}/{name}`, in order. */
   deletedModels: string[];
   /**
@@ -244,6 +260,13 @@ export async function startFakeReplicate(
     version: '42fed1c4974146d4d2414e2be2c5277c7fcf05fcc3a73abf41610695738c1d7b',
   };
   const upscalerName = `${upscaler.owner}/${upscaler.name}`;
+  const previewScripts: PredictionScript[] = [];
+  const previewer = {
+    owner: 'bytedance',
+    name: 'flux-pulid',
+    version: '8baa7ef2255075b46f4d91cd238c21d31181b3e6a864463f967960bb0112525b',
+  };
+  const previewerName = `${previewer.owner}/${previewer.name}`;
   /** `/delivery/{id}/{file}` → how it is served. */
   const outputs = new Map<string, NonNullable<PredictionScript['file']>>();
   const messages: WebhookMessage[] = [];
@@ -306,6 +329,14 @@ export async function startFakeReplicate(
     }),
   );
   versions.set(upscalerName, new Set([upscaler.version]));
+  models.set(
+    previewerName,
+    modelObject(previewer.owner, previewer.name, {
+      visibility: 'public',
+      latest_version: { id: previewer.version, created_at: nowIso(), cog_version: '0.9.8' },
+    }),
+  );
+  versions.set(previewerName, new Set([previewer.version]));
 
   const isTerminal = (status: RunStatus) =>
     status === 'succeeded' || status === 'failed' || status === 'canceled' || status === 'aborted';
@@ -383,6 +414,53 @@ export async function startFakeReplicate(
       : undefined;
   }
 
+  /** PuLID-FLUX's input schema (its version's API page). */
+  function previewInputProblem(input: unknown): Answer | undefined {
+    if (typeof input !== 'object' || input === null || Array.isArray(input))
+      return problem(422, '- input: Invalid type. Expected: object\n', 'Input validation failed');
+    const fields = input as Record<string, unknown>;
+    const issues: string[] = [];
+    if (fields.main_face_image === undefined) issues.push('- input: main_face_image is required');
+    else if (
+      typeof fields.main_face_image !== 'string' ||
+      !/^(https?|data):/.test(fields.main_face_image)
+    )
+      issues.push('- input.main_face_image: Does not match format "uri"');
+    for (const name of ['prompt', 'negative_prompt'])
+      if (fields[name] !== undefined && typeof fields[name] !== 'string')
+        issues.push(`- input.${name}: Invalid type. Expected: string`);
+    const range = (name: string, min: number, max: number, integer: boolean) => {
+      const value = fields[name];
+      if (value === undefined) return;
+      if (integer ? !Number.isInteger(value) : typeof value !== 'number')
+        issues.push(`- input.${name}: Invalid type. Expected: ${integer ? 'integer' : 'number'}`);
+      else if ((value as number) < min)
+        issues.push(`- input.${name}: Must be greater than or equal to ${min}`);
+      else if ((value as number) > max)
+        issues.push(`- input.${name}: Must be less than or equal to ${max}`);
+    };
+    range('width', 256, 1536, true);
+    range('height', 256, 1536, true);
+    range('num_steps', 1, 20, true);
+    range('start_step', 0, 10, true);
+    range('guidance_scale', 1, 10, false);
+    range('id_weight', 0, 3, false);
+    range('true_cfg', 1, 10, false);
+    range('max_sequence_length', 128, 512, true);
+    range('output_quality', 1, 100, true);
+    range('num_outputs', 1, 4, true);
+    if (
+      fields.output_format !== undefined &&
+      !['png', 'jpg', 'webp'].includes(fields.output_format as string)
+    )
+      issues.push(
+        '- input.output_format: output_format must be one of the following: "png", "jpg", "webp"',
+      );
+    return issues.length > 0
+      ? problem(422, `${issues.join('\n')}\n`, 'Input validation failed')
+      : undefined;
+  }
+
   /** `owner/name:hash` or a bare hash of one of our versions → the model and version. */
   function findVersion(ref: unknown): { model: string; version: string } | undefined {
     if (typeof ref !== 'string') return undefined;
@@ -430,15 +508,19 @@ export async function startFakeReplicate(
         'Invalid version or not permitted',
       );
     const upscale = found.model === upscalerName;
-    const invalid = (upscale ? upscaleInputProblem : predictionInputProblem)(body.input);
+    const preview = found.model === previewerName;
+    const invalid = (
+      upscale ? upscaleInputProblem : preview ? previewInputProblem : predictionInputProblem
+    )(body.input);
     if (invalid) return invalid;
     const hooks = webhookFields(body, ['output', 'completed']);
     if ('status' in hooks) return hooks;
-    const script = (upscale ? upscaleScripts : scripts).shift() ?? {};
+    const script = (upscale ? upscaleScripts : preview ? previewScripts : scripts).shift() ?? {};
     const id = runId();
     const run: PredictionRun = {
       kind: 'prediction',
       upscale,
+      preview,
       script,
       pollsLeft: script.polls ?? 0,
       ...hooks,
@@ -521,10 +603,64 @@ export async function startFakeReplicate(
     return finish(run, 'succeeded', { output: `${baseUrl}${path}` });
   }
 
+  /**
+   * Ends a PuLID-FLUX prediction: fetches `main_face_image` as the service does and answers, per
+   * `num_outputs`, the photo cropped and resized to `width`x`height` in `output_format`, behind a
+   * list of URLs; a script's `nsfw`, `fail`, `cancel` or `file` still applies.
+   */
+  async function settlePreview(run: PredictionRun) {
+    const { script } = run;
+    if (run.object.started_at === null) run.object.started_at = nowIso();
+    const input = run.object.input as {
+      main_face_image: string;
+      width?: number;
+      height?: number;
+      num_outputs?: number;
+      output_format?: string;
+    };
+    const outcome = script.outcome ?? 'succeed';
+    if (outcome === 'fail')
+      return finish(run, 'failed', { error: script.error ?? 'CUDA out of memory.' });
+    if (outcome === 'nsfw') return finish(run, 'failed', { error: replicateNsfwError });
+    if (outcome === 'cancel') return finish(run, 'canceled', {});
+    if (outcome === 'abort') return finish(run, 'aborted', {});
+    let face: Buffer;
+    try {
+      const response = await fetch(input.main_face_image, { signal: AbortSignal.timeout(10_000) });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      face = Buffer.from(await response.arrayBuffer());
+    } catch (error) {
+      return finish(run, 'failed', {
+        error: `Failed to download ${input.main_face_image}: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+    const format = input.output_format ?? 'webp';
+    let picture: Buffer;
+    try {
+      const resized = sharp(face)
+        .rotate()
+        .resize(input.width ?? 896, input.height ?? 1152, { fit: 'cover' });
+      picture = await (
+        format === 'png' ? resized.png() : format === 'jpg' ? resized.jpeg() : resized.webp()
+      ).toBuffer();
+    } catch {
+      return finish(run, 'failed', { error: 'cannot identify image file' });
+    }
+    run.object.logs += 'Using seed: 42069\n100%|██████████| 20/20 [00:09<00:00,  2.11it/s]\n';
+    const contentType = format === 'jpg' ? 'image/jpeg' : `image/${format}`;
+    const urls = Array.from({ length: input.num_outputs ?? 1 }, (_, index) => {
+      const path = `/delivery/${run.object.id}/out-${index}.${format}`;
+      outputs.set(path, script.file ?? { body: picture, contentType });
+      return `${baseUrl}${path}`;
+    });
+    return finish(run, 'succeeded', { output: urls });
+  }
+
   /** Ends a prediction as its script says. */
   async function settle(run: PredictionRun) {
     const { script } = run;
     if (run.upscale) return settleUpscale(run);
+    if (run.preview) return settlePreview(run);
     const outcome = script.outcome ?? 'succeed';
     if (outcome === 'abort') return finish(run, 'aborted', {});
     if (run.object.started_at === null) {
@@ -938,6 +1074,8 @@ export async function startFakeReplicate(
       REPLICATE_OWNER: owner,
       REPLICATE_UPSCALER: upscalerName,
       REPLICATE_UPSCALER_VERSION: upscaler.version,
+      REPLICATE_PREVIEWER: previewerName,
+      REPLICATE_PREVIEWER_VERSION: previewer.version,
     },
     requests: server.requests,
     messages,
@@ -966,6 +1104,10 @@ export async function startFakeReplicate(
     upscaler,
     scriptUpscale(script) {
       upscaleScripts.push(script);
+    },
+    previewer,
+    scriptPreview(script) {
+      previewScripts.push(script);
     },
     startTraining,
     logStep(id, step) {

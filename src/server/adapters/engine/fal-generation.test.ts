@@ -370,3 +370,113 @@ describe('fal upscale (provider HD)', () => {
     expect(lines(from).filter((line) => line === `POST ${esrgan}`)).toHaveLength(2);
   });
 });
+
+describe('fal training preview (PuLID-FLUX)', () => {
+  let files: FileHost;
+  let previews: GenerationEngine;
+  let face: string;
+
+  /** A photo of one flat colour, so the preview can be told to come from it. */
+  const photo = (red: number, green: number, blue: number) =>
+    sharp({
+      create: { width: 600, height: 800, channels: 3, background: { r: red, g: green, b: blue } },
+    })
+      .jpeg()
+      .toBuffer();
+
+  beforeAll(async () => {
+    files = await startFileHost();
+    previews = createFalGenerationEngine(
+      { ...config, previewer: { endpoint: 'fal-ai/flux-pulid' } },
+      fast,
+    );
+    face = files.serve('/signed/best-face.jpg', {
+      body: await photo(40, 180, 40),
+      contentType: 'image/jpeg',
+    });
+  });
+  afterAll(async () => {
+    await files?.close();
+  });
+
+  const previewRequest = (photos: string[]) => ({
+    previewId: 'preview_1',
+    userId: 'user_1',
+    gender: 'man' as const,
+    photos: photos.map((url, index) => ({ key: `users/user_1/photo-${index}.jpg`, url })),
+    prompt: 'portrait photo of the man, neon lights at night',
+    preset: { id: 'night-1', scene: null },
+  });
+
+  it('submits the best photo to fal-ai/flux-pulid with the short lifecycle and downloads a 4:5 picture made from it', async () => {
+    const from = fake.requests.length;
+    const outcome = await previews.preview!(
+      previewRequest([face, `${files.url}/other.jpg`]),
+      deadline(),
+    );
+
+    const submit = since(from)[0]!;
+    expect(`${submit.method} ${submit.path}`).toBe('POST /fal-ai/flux-pulid');
+    expect(submit.headers['x-fal-object-lifecycle-preference']).toBe(
+      '{"expiration_duration_seconds":3600}',
+    );
+    expect(submit.body).toEqual({
+      prompt: 'portrait photo of the man, neon lights at night',
+      reference_image_url: face,
+      image_size: { width: 768, height: 960 },
+      num_inference_steps: 20,
+      guidance_scale: 4,
+      id_weight: 1,
+      start_step: 4,
+      true_cfg: 1,
+      enable_safety_checker: true,
+    });
+    expect(outcome.status).toBe('succeeded');
+    if (outcome.status !== 'succeeded') return;
+    // Status and result were read under the app, the reference fetched once, the picture is green.
+    expect(lines(from)).toContain(`GET /fal-ai/flux-pulid/requests/${outcome.reference}`);
+    expect(files.hits.get('/signed/best-face.jpg')).toBe(1);
+    expect(files.hits.get('/other.jpg')).toBeUndefined();
+    expect(await sharp(outcome.image.bytes).metadata()).toMatchObject({ width: 768, height: 960 });
+    const { channels } = await sharp(outcome.image.bytes).stats();
+    expect(channels[1]!.mean).toBeGreaterThan(130);
+    expect(channels[0]!.mean).toBeLessThan(90);
+  });
+
+  it('is absent when no previewer is configured (TRAINING_PREVIEWS=false)', () => {
+    expect(engine.preview).toBeUndefined();
+  });
+
+  it('is blocked when has_nsfw_concepts[0] is true, and never downloads the black image', async () => {
+    fake.scriptPreview({ outcome: 'nsfw' });
+    const from = fake.requests.length;
+    const outcome = await previews.preview!(previewRequest([face]), deadline());
+    expect(outcome.status).toBe('blocked');
+    expect(lines(from).some((line) => line.startsWith('GET /files/'))).toBe(false);
+  });
+
+  it("fails with fal's detail when it cannot fetch the photo (an expired signed URL)", async () => {
+    const expired = files.serve('/signed/expired-face.jpg', {
+      status: 403,
+      body: 'Request has expired',
+      contentType: 'text/plain',
+    });
+    const outcome = await previews.preview!(previewRequest([expired]), deadline());
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/Failed to download the file \(HTTP 403\)/),
+    });
+  });
+
+  it('fails when the submission is refused (422), and asks nothing without a photo', async () => {
+    const refused = await previews.preview!(
+      { ...previewRequest([face]), prompt: undefined as unknown as string },
+      deadline(),
+    );
+    expect(refused).toMatchObject({ status: 'failed', error: expect.stringMatching(/prompt/) });
+
+    const from = fake.requests.length;
+    expect((await previews.preview!(previewRequest([]), deadline())).status).toBe('failed');
+    expect(since(from)).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@ import {
   type GenerationEngine,
   type GenerationOutcome,
   type GenerationRequest,
+  type PreviewRequest,
   providerHdLongSide,
   type UpscaleRequest,
 } from './generation-engine.ts';
@@ -97,6 +98,24 @@ export const falUpscaleInput = { face: false, output_format: 'jpeg' } as const;
 
 /** Attempts at an upscale in all (transient trouble); the job does not retry it. */
 const upscaleAttempts = 3;
+
+/**
+ * PuLID-FLUX's inputs besides the reference face and the prompt, for a training preview
+ * (decision 041; docs/providers.md): 768x960, the 4:5 of the preview tiles (under 1 MP, billed
+ * as 1); `start_step` 4, which PuLID's authors recommend for photorealistic scenes (lower copies
+ * the reference photo more and the preset's scene less); `id_weight` 1, `true_cfg` 1 (plain
+ * guidance: above 1 doubles the compute), 20 steps and guidance 4, the endpoint's defaults; and
+ * fal's safety checker on, as for generation (a flagged image comes back black: blocked).
+ */
+export const falPreviewInput = {
+  image_size: { width: 768, height: 960 },
+  num_inference_steps: 20,
+  guidance_scale: 4,
+  id_weight: 1,
+  start_step: 4,
+  true_cfg: 1,
+  enable_safety_checker: true,
+} as const;
 
 /**
  * `{owner}/{app}` of an endpoint id: status, result and cancel URLs live there, whatever path
@@ -270,6 +289,55 @@ export function createFalGenerationEngine(
     );
   }
 
+  /**
+   * A training preview (decision 039): one request of the zero-shot identity endpoint
+   * (`fal-ai/flux-pulid`) with the user's best photo as `reference_image_url` (our signed absolute
+   * URL), submitted with the generation's one-hour lifecycle header, followed to its end and
+   * canceled when given up (no one else holds its id). Its result reads as a generation's
+   * (`images[0].url`, `has_nsfw_concepts[0]` → blocked, the black image never downloaded).
+   */
+  async function preview(
+    previewer: NonNullable<FalConfig['previewer']>,
+    request: PreviewRequest,
+    signal: AbortSignal,
+  ): Promise<GenerationOutcome> {
+    const face = request.photos[0];
+    if (!face)
+      return {
+        status: 'failed',
+        error: 'No validated photo to make a preview from',
+        reference: null,
+      };
+    const app = appOf(previewer.endpoint);
+    const started = await startJob({
+      provider,
+      send: () =>
+        call(
+          'POST',
+          `${queueBase}/${previewer.endpoint}`,
+          { prompt: request.prompt, reference_image_url: face.url, ...falPreviewInput },
+          timeoutMs,
+          falSubmitHeaders,
+        ),
+      idField: 'request_id',
+      missingId: `${provider} answered a submission without a request id`,
+      cancel: (id) => cancel(id, app),
+      signal,
+    });
+    if (!started.started) return started.outcome;
+    const { id } = started;
+    return followUntilDone({
+      provider,
+      kind: 'request',
+      reference: id,
+      poll: () => poll(id, signal, app),
+      cancel: () => cancel(id, app),
+      signal,
+      timing,
+      maxPollFailures,
+    });
+  }
+
   /** Polls until the request ends; it is canceled on giving up only when nobody else holds its id. */
   const follow = (id: string, signal: AbortSignal, handedOver: boolean) =>
     followUntilDone({
@@ -324,6 +392,11 @@ export function createFalGenerationEngine(
           attempts: upscaleAttempts,
           signal,
         }),
+    }),
+
+    ...(config.previewer && {
+      preview: (request: PreviewRequest, signal: AbortSignal) =>
+        preview(config.previewer!, request, signal),
     }),
 
     jobs: {

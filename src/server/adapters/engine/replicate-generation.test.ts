@@ -340,3 +340,125 @@ describe('Replicate upscale (provider HD)', () => {
     expect(error.message).toMatch(/input\.image/);
   });
 });
+
+describe('Replicate training preview (PuLID-FLUX)', () => {
+  let files: FileHost;
+  let previews: GenerationEngine;
+  let face: string;
+
+  /** A photo of one flat colour, so the preview can be told to come from it. */
+  const photo = (red: number, green: number, blue: number) =>
+    sharp({
+      create: { width: 600, height: 800, channels: 3, background: { r: red, g: green, b: blue } },
+    })
+      .jpeg()
+      .toBuffer();
+
+  beforeAll(async () => {
+    files = await startFileHost();
+    previews = createReplicateGenerationEngine({ ...config, previewer: fake.previewer }, fast);
+    face = files.serve('/signed/best-face.jpg', {
+      body: await photo(200, 40, 40),
+      contentType: 'image/jpeg',
+    });
+    files.serve('/signed/second-face.jpg', {
+      body: await photo(40, 40, 200),
+      contentType: 'image/jpeg',
+    });
+  });
+  afterAll(async () => {
+    await files?.close();
+  });
+
+  const previewRequest = (photos: string[]) => ({
+    previewId: 'preview_1',
+    userId: 'user_1',
+    gender: 'woman' as const,
+    photos: photos.map((url, index) => ({ key: `users/user_1/photo-${index}.jpg`, url })),
+    prompt: 'portrait photo of the woman, soft light',
+    preset: { id: 'studio-1', scene: null },
+  });
+
+  it('runs the pinned PuLID-FLUX on the best photo with the plain-subject prompt and downloads a 4:5 picture made from it', async () => {
+    const from = fake.requests.length;
+    const outcome = await previews.preview!(
+      previewRequest([face, `${files.url}/signed/second-face.jpg`]),
+      deadline(),
+    );
+
+    const create = since(from).find((r) => r.method === 'POST' && r.path === '/v1/predictions')!;
+    expect(create.headers.prefer).toBe('wait=60');
+    expect(create.body).toEqual({
+      version: `bytedance/flux-pulid:${fake.previewer.version}`,
+      input: {
+        main_face_image: face,
+        prompt: 'portrait photo of the woman, soft light',
+        width: 768,
+        height: 960,
+        num_steps: 20,
+        start_step: 4,
+        guidance_scale: 4,
+        id_weight: 1,
+        true_cfg: 1,
+        num_outputs: 1,
+        output_format: 'jpg',
+        output_quality: 90,
+      },
+    });
+    // Only the best photo was fetched by the provider, and the picture is made from it (red).
+    expect(files.hits.get('/signed/best-face.jpg')).toBe(1);
+    expect(files.hits.get('/signed/second-face.jpg')).toBeUndefined();
+    expect(outcome.status).toBe('succeeded');
+    if (outcome.status !== 'succeeded') return;
+    expect(fake.prediction(outcome.reference!)?.status).toBe('succeeded');
+    expect(outcome.image.contentType).toBe('image/jpeg');
+    expect(await sharp(outcome.image.bytes).metadata()).toMatchObject({ width: 768, height: 960 });
+    const { channels } = await sharp(outcome.image.bytes).stats();
+    expect(channels[0]!.mean).toBeGreaterThan(150);
+    expect(channels[2]!.mean).toBeLessThan(90);
+  });
+
+  it('is absent when no previewer is configured (TRAINING_PREVIEWS=false)', () => {
+    expect(engine.preview).toBeUndefined();
+  });
+
+  it('is blocked when Replicate reports NSFW content, and downloads nothing', async () => {
+    fake.scriptPreview({ outcome: 'nsfw' });
+    const from = fake.requests.length;
+    const outcome = await previews.preview!(previewRequest([face]), deadline());
+    expect(outcome.status).toBe('blocked');
+    expect(lines(from).some((line) => line.startsWith('GET /delivery/'))).toBe(false);
+  });
+
+  it('fails with the reason when the provider cannot fetch the photo (an expired signed URL)', async () => {
+    const expired = files.serve('/signed/expired-face.jpg', {
+      status: 403,
+      body: 'Request has expired',
+      contentType: 'text/plain',
+    });
+    const outcome = await previews.preview!(previewRequest([expired]), deadline());
+    expect(outcome).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/Failed to download .*403/),
+    });
+  });
+
+  it('fails with the validation detail when the input is refused (422), and asks nothing without a photo', async () => {
+    const refused = await previews.preview!(previewRequest(['not a url']), deadline());
+    expect(refused).toMatchObject({
+      status: 'failed',
+      error: expect.stringMatching(/main_face_image/),
+    });
+
+    const from = fake.requests.length;
+    const none = await previews.preview!(previewRequest([]), deadline());
+    expect(none.status).toBe('failed');
+    expect(since(from)).toEqual([]);
+  });
+
+  it('throws a transient error when Replicate is overloaded (503), for the job to retry', async () => {
+    fake.failNext({ match: 'POST /v1/predictions', status: 503 });
+    const error = await engineError(previews.preview!(previewRequest([face]), deadline()));
+    expect(error.transient).toBe(true);
+  });
+});

@@ -4,6 +4,7 @@ import {
   type GenerationEngine,
   type GenerationOutcome,
   type GenerationRequest,
+  type PreviewRequest,
   providerHdLongSide,
   type UpscaleRequest,
 } from './generation-engine.ts';
@@ -75,6 +76,31 @@ export const replicateUpscaleInput = { face_enhance: false } as const;
 
 /** Attempts at an upscale in all (transient trouble); the job does not retry it. */
 const upscaleAttempts = 3;
+
+/**
+ * PuLID-FLUX's inputs besides the face and the prompt, for a training preview (decision 041;
+ * docs/providers.md), written out so a new default cannot change them:
+ * - 768x960: the 4:5 of the preview tiles (and of the local engine's previews), within the
+ *   model's 256-1536.
+ * - `start_step` 4: when the identity starts to be inserted; PuLID's authors recommend 4 for
+ *   photorealistic scenes (0 copies the reference photo's pose and framing more, at the cost of
+ *   the preset's scene).
+ * - `id_weight` 1, `true_cfg` 1 (plain guidance: above 1 doubles the compute), 20 steps and
+ *   guidance 4: the model's defaults.
+ * - The model has no safety-checker input: our own NSFW classifier checks every preview.
+ */
+export const replicatePreviewInput = {
+  width: 768,
+  height: 960,
+  num_steps: 20,
+  start_step: 4,
+  guidance_scale: 4,
+  id_weight: 1,
+  true_cfg: 1,
+  num_outputs: 1,
+  output_format: 'jpg',
+  output_quality: 90,
+} as const;
 
 /** What a prediction object says, once it has ended. */
 type Verdict =
@@ -176,6 +202,46 @@ export function createReplicateGenerationEngine(
     );
   }
 
+  /**
+   * A training preview (decision 039): one prediction of the pinned PuLID-FLUX with the user's
+   * best photo as `main_face_image` (our signed absolute URL), in sync mode, then followed to its
+   * end and canceled when given up (no one else holds its id: a retried job makes a new one).
+   * Its output is a list of URLs (one here); the outcomes read as a generation's.
+   */
+  async function preview(
+    previewer: NonNullable<ReplicateConfig['previewer']>,
+    request: PreviewRequest,
+    signal: AbortSignal,
+  ): Promise<GenerationOutcome> {
+    const face = request.photos[0];
+    if (!face)
+      return {
+        status: 'failed',
+        error: 'No validated photo to make a preview from',
+        reference: null,
+      };
+    const started = await startJob({
+      provider,
+      send: () =>
+        call(
+          'POST',
+          '/predictions',
+          {
+            version: `${previewer.owner}/${previewer.name}:${previewer.version}`,
+            input: { main_face_image: face.url, prompt: request.prompt, ...replicatePreviewInput },
+          },
+          { headers: { prefer: `wait=${waitSeconds}` }, timeoutMs: waitSeconds * 1000 + timeoutMs },
+        ),
+      idField: 'id',
+      missingId: `${provider} answered a prediction without an id`,
+      cancel,
+      signal,
+    });
+    if (!started.started) return started.outcome;
+    const verdict = verdictOf(started.body) ?? (await follow(started.id, signal, false));
+    return conclude(verdict, started.id, signal);
+  }
+
   /** One look at the prediction: what it ended as, undefined while it runs. */
   const look = async (id: string) =>
     // successBody throws for a non-2xx answer: followUntilDone sorts it (retry or fail).
@@ -242,6 +308,11 @@ export function createReplicateGenerationEngine(
           attempts: upscaleAttempts,
           signal,
         }),
+    }),
+
+    ...(config.previewer && {
+      preview: (request: PreviewRequest, signal: AbortSignal) =>
+        preview(config.previewer!, request, signal),
     }),
 
     jobs: {
