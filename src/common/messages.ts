@@ -1204,7 +1204,7 @@ export const messages = {
   adminPage: {
     title: 'Catalog admin',
     subtitle:
-      'Categories, style presets, example photos and quiz pictures, as visitors and users see them.',
+      'Categories, style presets, example photos and quiz pictures, as visitors and users see them, and what the image providers cost you.',
     tabs: {
       categories: 'Categories',
       presets: 'Presets',

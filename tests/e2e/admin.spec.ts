@@ -199,5 +199,12 @@ test('screenshots of /admin at 390 and 1280 px', async ({ page }) => {
     await expect(page.getByRole('heading', { level: 3, name: 'Corporate Headshot' })).toBeVisible();
     await page.waitForLoadState('networkidle');
     await page.screenshot({ path: `${screenshotDir}/admin-presets-${width}.png`, fullPage: true });
+    // What the providers cost: nothing yet on the offline engines, said plainly.
+    await page.getByRole('tab', { name: 'Costs' }).click();
+    await expect(
+      page.getByRole('heading', { level: 2, name: 'Provider costs, last 30 days' }),
+    ).toBeVisible();
+    await expect(page.getByText('No paid provider calls in the last 30 days.')).toBeVisible();
+    await page.screenshot({ path: `${screenshotDir}/admin-costs-${width}.png`, fullPage: true });
   }
 });
