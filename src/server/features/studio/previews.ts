@@ -14,6 +14,7 @@ import type { Database, Executor } from '../../db/client.ts';
 import { classifyNsfw } from '../../images/analysis.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
+import type { Costs } from '../costs/service.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { makePreviewsJob } from './jobs.ts';
 import {
@@ -72,6 +73,8 @@ export interface PreviewsDeps {
   };
   /** TRAINING_PREVIEWS: off, no previews are made. */
   enabled: boolean;
+  /** What the operator paid the provider for each preview (decision 037). */
+  costs: Pick<Costs, 'record'>;
   nsfwThreshold: number;
   publicUrl: string;
   logger: FastifyBaseLogger;
@@ -132,6 +135,14 @@ export function createTrainingPreviews(deps: PreviewsDeps) {
 
   /** Ends the preview once with what the engine made (or why not), and tells its owner. */
   async function settle(row: PreviewRow, outcome: GenerationOutcome): Promise<void> {
+    // The provider made a picture (or flagged one): the operator pays for the call.
+    if (outcome.status !== 'failed' && outcome.reference)
+      await deps.costs.record({
+        kind: 'preview',
+        engine: deps.engine.name,
+        reference: row.id,
+        callId: outcome.reference,
+      });
     if (outcome.status === 'succeeded') {
       // Every engine output passes our own check; a flagged preview is never stored or shown.
       const { flagged, scores } = await classifyNsfw(outcome.image.bytes, deps.nsfwThreshold);

@@ -53,6 +53,7 @@ export function createStudio(deps: {
     engine: deps.previewEngine,
     sources: deps.presets,
     enabled: config.training.previews,
+    costs: deps.costs,
     nsfwThreshold: config.nsfwThreshold,
     publicUrl: config.publicUrl,
     logger,
