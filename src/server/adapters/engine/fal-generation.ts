@@ -13,7 +13,9 @@ import {
   type FollowOptions,
   followSettings,
   followUntilDone,
+  noPhotoToPreview,
   startJob,
+  upscaledImage,
   upscaleFactor,
   withTransientRetries,
 } from './generation-support.ts';
@@ -280,13 +282,7 @@ export function createFalGenerationEngine(
           maxPollFailures,
         })
       : started.outcome;
-    if (outcome.status === 'succeeded') return outcome.image;
-    throw new EngineError(
-      outcome.status === 'failed'
-        ? `The upscale failed on ${provider}: ${outcome.error}`
-        : `${provider}'s upscaler finished without an image`,
-      { transient: false },
-    );
+    return upscaledImage(provider, outcome);
   }
 
   /**
@@ -302,12 +298,7 @@ export function createFalGenerationEngine(
     signal: AbortSignal,
   ): Promise<GenerationOutcome> {
     const face = request.photos[0];
-    if (!face)
-      return {
-        status: 'failed',
-        error: 'No validated photo to make a preview from',
-        reference: null,
-      };
+    if (!face) return noPhotoToPreview;
     const app = appOf(previewer.endpoint);
     const started = await startJob({
       provider,

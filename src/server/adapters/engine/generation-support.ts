@@ -387,6 +387,24 @@ export function nextPause(current: number, timing: PollTiming): number {
  * The whole-number scale that takes a picture's long side to at least `longSide` (×2 for FLUX's
  * 768×1024), within what the upscalers accept (fal's `scale` goes up to 8); 1 when it is there.
  */
+/** The image of an ended upscale, or a final error that says how it ended. */
+export function upscaledImage(provider: string, outcome: GenerationOutcome): GeneratedImage {
+  if (outcome.status === 'succeeded') return outcome.image;
+  throw new EngineError(
+    outcome.status === 'failed'
+      ? `The upscale failed on ${provider}: ${outcome.error}`
+      : `${provider}'s upscaler finished without an image`,
+    { transient: false },
+  );
+}
+
+/** The answer to a preview request without a photo: nothing to send. */
+export const noPhotoToPreview: GenerationOutcome = {
+  status: 'failed',
+  error: 'No validated photo to make a preview from',
+  reference: null,
+};
+
 export function upscaleFactor(width: number, height: number, longSide: number): number {
   const long = Math.max(width, height);
   if (long >= longSide) return 1;

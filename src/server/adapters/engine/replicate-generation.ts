@@ -13,12 +13,13 @@ import {
   type FollowOptions,
   followSettings,
   followUntilDone,
+  noPhotoToPreview,
   startJob,
+  upscaledImage,
   upscaleFactor,
   withTransientRetries,
 } from './generation-support.ts';
 import { sendToProvider, successBody } from './provider-http.ts';
-import { EngineError } from './training-engine.ts';
 
 /**
  * Images from a trained FLUX LoRA version on Replicate (reference/provider-contracts.md §1.5-1.7):
@@ -193,13 +194,7 @@ export function createReplicateGenerationEngine(
           signal,
         )
       : started.outcome;
-    if (outcome.status === 'succeeded') return outcome.image;
-    throw new EngineError(
-      outcome.status === 'failed'
-        ? `The upscale failed on ${provider}: ${outcome.error}`
-        : `${provider}'s upscaler finished without an image`,
-      { transient: false },
-    );
+    return upscaledImage(provider, outcome);
   }
 
   /**
@@ -214,12 +209,7 @@ export function createReplicateGenerationEngine(
     signal: AbortSignal,
   ): Promise<GenerationOutcome> {
     const face = request.photos[0];
-    if (!face)
-      return {
-        status: 'failed',
-        error: 'No validated photo to make a preview from',
-        reference: null,
-      };
+    if (!face) return noPhotoToPreview;
     const started = await startJob({
       provider,
       send: () =>

@@ -22,9 +22,10 @@ export const defaultPrices: PriceTable = {
   // ESRGAN x2 on a 768x1024 picture: seconds of a small GPU.
   'replicate.upscale': 0.002,
   'fal.upscale': 0.002,
-  // Zero-shot identity (PuLID-FLUX): $0.033 a megapixel on fal.
-  'replicate.preview': 0.026,
-  'fal.preview': 0.026,
+  // Zero-shot identity (PuLID-FLUX) at 768x960: $0.0333 a megapixel on fal, taken as a whole
+  // megapixel; Replicate bills its A100 seconds (about 15 s at $0.0014).
+  'replicate.preview': 0.021,
+  'fal.preview': 0.033,
   // A FLUX LoRA training of about 20 minutes on an H100 (Replicate, $0.001525 a second); fal's
   // fast trainer's run.
   'replicate.training': 1.85,
