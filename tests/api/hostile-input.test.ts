@@ -784,6 +784,7 @@ const injectionCases: Case[] = [
     status: 201,
     writes: [
       'user_models',
+      'model_previews',
       'training_photos',
       'studio_drafts',
       'profiles',

@@ -53,6 +53,14 @@ function pool(): pg.Pool {
   return created;
 }
 
+/** The predictions of a trained model (a FLUX LoRA: its inputs carry `lora_scale`), not the upscaler's. */
+function imagePredictions() {
+  return fake.requests
+    .filter((r) => r.method === 'POST' && r.path === '/v1/predictions')
+    .map((r) => (typeof r.body === 'string' ? JSON.parse(r.body) : r.body) as { input: object })
+    .filter((body) => 'lora_scale' in body.input);
+}
+
 async function call<T>(proc: Proc, user: BrowserUser, method: string, url: string, body?: unknown) {
   const response = await fetch(`${proc.url}${url}`, {
     method,
@@ -272,9 +280,7 @@ describe.skipIf(!usesPostgres)('two web and two worker processes on one Postgres
     const bobOnWeb2 = openEventStream(web2.url, bob.cookie);
     streams.push(aliceOnWeb1, aliceOnWeb2, bobOnWeb1, bobOnWeb2);
     await Promise.all(streams.map((stream) => stream.ready));
-    const predictionsBefore = fake.requests.filter(
-      (r) => r.method === 'POST' && r.path === '/v1/predictions',
-    ).length;
+    const predictionsBefore = imagePredictions().length;
 
     // Bob: Premium (balances far from Alice's, so a leaked balance event shows) and a model of
     // his own, trained at the provider, for a small bulk made at the same time as Alice's.
@@ -298,11 +304,9 @@ describe.skipIf(!usesPostgres)('two web and two worker processes on one Postgres
       completedImages: bobIds.length,
     });
 
-    // Exactly one prediction per image at the provider, one stored file per image.
-    const predictions = fake.requests.filter(
-      (r) => r.method === 'POST' && r.path === '/v1/predictions',
-    );
-    expect(predictions.length - predictionsBefore).toBe(bulkSize + bobIds.length);
+    // Exactly one prediction of the trained model per image at the provider (beside each its
+    // HD upscale), one stored file per image.
+    expect(imagePredictions().length - predictionsBefore).toBe(bulkSize + bobIds.length);
     const rows = await ledgerOf(bulkJobId);
     expect(rows).toHaveLength(bulkSize);
     expect(

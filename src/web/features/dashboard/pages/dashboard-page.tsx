@@ -86,7 +86,8 @@ export function DashboardPage() {
         ) : null}
       </TrainingBanner>
       {previews && !previews.training ? (
-        <Card className="p-5 md:p-6">
+        // On a phone the card goes below the studio, whose tabs must start on the first screen.
+        <Card className="order-last p-5 md:order-none md:p-6">
           <TrainingPreviews previews={previews.model.previews} training={false} />
         </Card>
       ) : null}
