@@ -446,7 +446,9 @@ describe('the owner', () => {
     }
     expect(failures).toEqual([]);
     await settle(app);
-  });
+    // Every route once, waiting for the jobs each deletion starts: 20-30 s under a full CI run,
+    // more since a model also makes its training previews in the background.
+  }, 120_000);
 });
 
 describe('the admin API', () => {
