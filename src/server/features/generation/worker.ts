@@ -308,13 +308,15 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     signal: AbortSignal,
   ): Promise<boolean> {
     const shown = await inHd(row, kept, signal);
+    // The original goes before the generation ends: a worker stopped in between leaves only the
+    // HD file, which the job's retry finds and uses, never an original nobody points at.
+    if (shown !== kept) await storage.delete(kept.imageKey).catch(() => {});
     const ended = await end(
       row.id,
       { status: 'complete', image: shown, likenessRefunded },
       { reference },
     );
-    if (shown !== kept)
-      await storage.delete(ended ? kept.imageKey : shown.imageKey).catch(() => {});
+    if (!ended && shown !== kept) await storage.delete(shown.imageKey).catch(() => {});
     return ended;
   }
 
