@@ -26,6 +26,9 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: process.env.CI ? 1 : 0,
+  // A page's first data can take over 5 s (the default) while the other lane's tests load both
+  // cores: a dashboard was once still "Loading..." at 5 s and drawn a moment later.
+  expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   outputDir: 'test-results',
   use: {

@@ -447,7 +447,7 @@ describe('the owner', () => {
     expect(failures).toEqual([]);
     await settle(app);
     // Every route once, waiting for the jobs each deletion starts: 20-30 s under a full CI run,
-    // more since a model also makes its training previews in the background.
+    // whose load varies; the margin keeps a slow run from retrying on a half-deleted matrix.
   }, 120_000);
 });
 

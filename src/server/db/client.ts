@@ -79,6 +79,11 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
   });
   // An idle client losing its server (restart, failover) must not crash the process.
   pool.on('error', () => {});
+  // Nor a checked-out one: pg-pool takes its own 'error' listener off a client while it is lent
+  // out (a transaction), so a connection dropping then emitted 'error' with nobody listening and
+  // ended the process (tests/api/postgres-restart.test.ts, once in a CI run). The statement in
+  // flight still fails, and the pool discards the dead client when it comes back.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = drizzlePg({ client: pool, schema }) as unknown as Database;
   return {
     kind: 'postgres',
