@@ -181,6 +181,7 @@ try {
     JOB_POLL_SECONDS: '0.5',
     TRAINING_POLL_SECONDS: '1',
     LOCAL_ENGINE_DRAFT: 'true',
+    TRAINING_PREVIEWS: 'false',
     SHUTDOWN_TIMEOUT_MS: '3000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
@@ -290,7 +291,8 @@ const meta = {
   cpus: `${os.availableParallelism()} × ${cpus[0]?.model.trim() ?? 'unknown'}`,
   database: databaseUrl ? 'Postgres on the same machine (scratch database)' : 'PGlite',
   'load average (1 min) during the run': `${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`,
-  engine: 'local, LOCAL_ENGINE_DRAFT=true; GENERATION_CONCURRENCY 2; JOB_POLL_SECONDS 0.5',
+  engine:
+    'local, LOCAL_ENGINE_DRAFT=true, TRAINING_PREVIEWS=false; GENERATION_CONCURRENCY 2; JOB_POLL_SECONDS 0.5',
   'A queued': `${bulkTotal} images (bulks of ≤ ${presetCount}); ${aLeftAtEnd} still waiting at the end`,
 };
 const fixed = (value: number) => value.toFixed(2);

@@ -85,6 +85,10 @@ async function startApp(
     RATE_LIMIT_DISABLED: 'true',
     JOB_POLL_SECONDS: '0.5',
     TRAINING_POLL_SECONDS: '1',
+    // What is measured here is accepting and announcing pictures, not making them: the offline
+    // studio in its quick mode, and no training previews beside the one training of the setup.
+    LOCAL_ENGINE_DRAFT: 'true',
+    TRAINING_PREVIEWS: 'false',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...extra,
   });
