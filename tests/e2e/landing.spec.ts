@@ -243,6 +243,8 @@ test('the showcase row stops under the pointer and moves on when it leaves', asy
   const marquee = section(page, 'Choose your style').getByTestId('preset-marquee');
   await marquee.scrollIntoViewIfNeeded();
   const firstCard = marquee.getByRole('listitem').first();
+  // The row's cards come with the catalog, which a busy machine may still be fetching.
+  await expect(firstCard).toBeVisible();
   const left = async () => (await firstCard.boundingBox())!.x;
   // It scrolls on its own...
   const start = await left();
@@ -296,6 +298,7 @@ test('the prompt demo types the first prompt, then shows the generated picture',
 }) => {
   await page.clock.install();
   await page.goto('/');
+  await holdClock(page);
   const demo = page.getByTestId('prompt-demo');
   await demo.scrollIntoViewIfNeeded();
   // It starts when it comes into view, from the first character.
