@@ -58,6 +58,7 @@ import { metrics } from './observability/metrics.ts';
 import { createHttpRateLimitStore } from './rate-limits/http-rate-limit-store.ts';
 import { createRateLimiter } from './rate-limits/rate-limiter.ts';
 import { createAuthenticator } from './features/auth/authenticate.ts';
+import { createSessionCache } from './features/auth/session-cache.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 
 export interface AppDeps {
@@ -246,7 +247,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   }
 
-  const authenticator = createAuthenticator(deps.auth);
+  // Sessions read lately are answered from memory; every ending reaches every process's cache
+  // over the event bus, and a gap in the bus empties it (decision 042).
+  const sessionCache = config.sessionCacheSeconds
+    ? createSessionCache({ ttlMs: config.sessionCacheSeconds * 1000 })
+    : undefined;
+  if (sessionCache) {
+    const stopEndings = deps.events.onAnySessionsEnded((userId, ended) =>
+      sessionCache.end(userId, ended),
+    );
+    const stopResync = deps.events.onResync(() => sessionCache.clear());
+    app.addHook('onClose', async () => {
+      stopEndings();
+      stopResync();
+    });
+  }
+  const authenticator = createAuthenticator(deps.auth, sessionCache);
   const sessions = createSessionService(deps.auth, authenticator, deps.events);
   const authService = createAuthService({
     auth: deps.auth,

@@ -74,6 +74,7 @@ const envSchema = z
     DATABASE_URL: optionalText,
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).default(10),
     AUTH_SECRET: optionalText,
+    SESSION_CACHE_SECONDS: z.coerce.number().min(0).default(30),
     TRUSTED_ORIGINS: optionalText,
     TRUST_PROXY: flag,
     RATE_LIMIT_DISABLED: flag,
@@ -391,6 +392,8 @@ export interface Config {
   logLevel: string;
   database: { url: string | undefined; poolSize: number; embeddedDir: string };
   authSecret: string;
+  /** How long a process trusts a session it read without reading it again; 0 reads every time. */
+  sessionCacheSeconds: number;
   trustProxy: boolean;
   rateLimit: { enabled: boolean; perMinute: number };
   signedUrlTtlSeconds: number;
@@ -554,6 +557,7 @@ export function loadConfig(env: Record<string, string | undefined> = environment
       embeddedDir: path.join(dataDir, 'db'),
     },
     authSecret: e.AUTH_SECRET ?? embeddedSecret(dataDir),
+    sessionCacheSeconds: e.SESSION_CACHE_SECONDS,
     trustProxy: e.TRUST_PROXY,
     rateLimit: { enabled: !e.RATE_LIMIT_DISABLED, perMinute: e.RATE_LIMIT_PER_MINUTE },
     signedUrlTtlSeconds: e.SIGNED_URL_TTL_SECONDS,

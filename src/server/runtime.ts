@@ -12,6 +12,7 @@ import { createStorage } from './adapters/storage/create-storage.ts';
 import { buildApp, buildWorkerApp, type AppDeps } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { accountCreated } from './features/account/service.ts';
 import { createAuth } from './features/auth/auth.ts';
 import { createBilling } from './features/billing/billing.ts';
 import { seedDefaultContentAtStart } from './features/catalog/seed.ts';
@@ -90,6 +91,7 @@ export async function start(
       });
     },
     onSessionEnded: (session) => events.endSessions(session.userId, [session.id]),
+    onUserCreated: (userId) => accountCreated(database.db, userId),
   });
   // Payments: the built-in test-mode provider by default, Stripe when configured.
   const billing = createBilling({

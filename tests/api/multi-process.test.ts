@@ -1,5 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { messages } from '../../src/common/messages.ts';
 import { startFakeFashn, type FakeFashn } from '../fakes/fashn-api.ts';
 import { type EventStreamClient, openEventStream } from '../helpers/event-stream.ts';
 import {
@@ -52,7 +53,9 @@ describe.skipIf(!usesPostgres)('web and worker as separate processes on one Post
   beforeAll(async () => {
     // Try-on with FASHN is the cheapest way to make an engine fail inside the worker.
     fashn = await startFakeFashn();
-    const env = { ...fashn.env, METRICS_TOKEN: metricsToken };
+    // Sessions kept for an hour: a web process can only refuse a revoked one it has cached by
+    // hearing of the revocation.
+    const env = { ...fashn.env, METRICS_TOKEN: metricsToken, SESSION_CACHE_SECONDS: '3600' };
     databaseUrl = await createTestDatabase();
     // All three start at once, as a deploy would: migrations and pg-boss's schema must cope.
     web1 = await startProcess('web1', 'web', databaseUrl, { env });
@@ -219,6 +222,40 @@ describe.skipIf(!usesPostgres)('web and worker as separate processes on one Post
       expect(text).not.toMatch(/^likeness_engine_errors_total\{/m);
     }
   }, 60_000);
+
+  it('refuses a signed-out or deleted account on every web process, though each had its session cached', async () => {
+    const status = async (web: Proc, user: BrowserUser) =>
+      (await fetch(`${web.url}/api/me`, { headers: { cookie: user.cookie } })).status;
+    const carol = await signUpOn(web1);
+    const dave = await signUpOn(web2);
+    for (const user of [carol, dave])
+      expect([await status(web1, user), await status(web2, user)]).toEqual([200, 200]);
+
+    const signOut = await fetch(`${web1.url}/api/account/sign-out`, {
+      method: 'POST',
+      headers: { origin: web1.url, cookie: carol.cookie },
+    });
+    expect(signOut.status).toBe(204);
+    // The copied cookie is refused at once where the sign-out happened, and by the other
+    // process as soon as the announcement reaches it (the cache would have kept it an hour).
+    expect(await status(web1, carol)).toBe(401);
+    await until('web2 to refuse the signed-out session', async () =>
+      (await status(web2, carol)) === 401 ? true : undefined,
+    );
+
+    const deleted = await fetch(`${web2.url}/api/account`, {
+      method: 'DELETE',
+      headers: { origin: web2.url, cookie: dave.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ confirm: messages.account.deleteAccount.confirmWord }),
+    });
+    expect(deleted.status).toBe(204);
+    expect(await status(web2, dave)).toBe(401);
+    await until('web1 to refuse the deleted account', async () =>
+      (await status(web1, dave)) === 401 ? true : undefined,
+    );
+    // Nobody else was signed out.
+    expect([await status(web1, alice), await status(web2, alice)]).toEqual([200, 200]);
+  });
 
   it('shuts every process down cleanly on SIGTERM, open streams included', async () => {
     expect(streams.length).toBeGreaterThan(0);

@@ -1,10 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { profiles, subscriptions, user } from '../../db/schema/index.ts';
 
 /**
- * Both rows are created on first read with the specification's defaults (the column defaults).
- * Read first: after the first visit that is the only query; the insert runs once per user.
+ * Both rows are created at sign-up (`createAccountRows`); these create them on first read for an
+ * account that has none (made before that, or whose sign-up hook failed).
  */
 export async function findOrCreateProfile(db: Executor, userId: string) {
   const read = () => db.select().from(profiles).where(eq(profiles.userId, userId));
@@ -24,6 +24,32 @@ export async function findOrCreateSubscription(db: Executor, userId: string) {
   const [created] = await read();
   if (!created) throw new Error(`subscription for ${userId} vanished`);
   return created;
+}
+
+/** A new account's profile and subscription (the column defaults), in one statement. */
+export async function createAccountRows(db: Executor, userId: string): Promise<void> {
+  await db.execute(sql`
+    with profile as (
+      insert into ${profiles} (user_id) values (${userId}) on conflict do nothing
+    )
+    insert into ${subscriptions} (user_id) values (${userId}) on conflict do nothing`);
+}
+
+/** What /api/me shows of both rows, in one round trip; undefined when either is missing. */
+export async function findAccountRows(db: Executor, userId: string) {
+  const [row] = await db
+    .select({
+      trainingInProgress: profiles.trainingInProgress,
+      selectedTrainingModelId: profiles.selectedTrainingModelId,
+      active: subscriptions.active,
+      tier: subscriptions.tier,
+      credits: subscriptions.credits,
+      monthlyFreeTrainingsLeft: subscriptions.monthlyFreeTrainingsLeft,
+    })
+    .from(profiles)
+    .innerJoin(subscriptions, eq(subscriptions.userId, profiles.userId))
+    .where(eq(profiles.userId, userId));
+  return row;
 }
 
 /**

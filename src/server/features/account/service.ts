@@ -5,7 +5,13 @@ import { unreadableSubscription } from '../../../common/product.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import type { SessionUser } from '../auth/authenticate.ts';
-import { deleteUser, findOrCreateProfile, findOrCreateSubscription } from './repository.ts';
+import {
+  createAccountRows,
+  deleteUser,
+  findAccountRows,
+  findOrCreateProfile,
+  findOrCreateSubscription,
+} from './repository.ts';
 import { userStoragePrefix } from './storage-keys.ts';
 
 /**
@@ -26,6 +32,9 @@ export interface AccountServiceDeps {
   logger?: FastifyBaseLogger;
 }
 
+/** Called when an account is made (Better Auth's hook): its profile and subscription rows. */
+export const accountCreated = (db: Executor, userId: string) => createAccountRows(db, userId);
+
 export function createAccountService({
   db,
   storage,
@@ -34,15 +43,19 @@ export function createAccountService({
 }: AccountServiceDeps) {
   return {
     async me(user: SessionUser): Promise<MeResponse> {
-      const [profile, subscription] = await Promise.all([
-        findOrCreateProfile(db, user.id),
-        // The specification: a subscription that cannot be read is logged and taken as none
-        // (inactive, no tier, no credits), rather than failing the whole page.
-        findOrCreateSubscription(db, user.id).catch((error: unknown) => {
-          logger?.error({ err: error, userId: user.id }, 'subscription not readable');
-          return unreadableSubscription;
-        }),
-      ]);
+      // One round trip when both rows are there (made at sign-up); else each on its own.
+      const both = await findAccountRows(db, user.id).catch(() => undefined);
+      const [profile, subscription] = both
+        ? [both, both]
+        : await Promise.all([
+            findOrCreateProfile(db, user.id),
+            // The specification: a subscription that cannot be read is logged and taken as none
+            // (inactive, no tier, no credits), rather than failing the whole page.
+            findOrCreateSubscription(db, user.id).catch((error: unknown) => {
+              logger?.error({ err: error, userId: user.id }, 'subscription not readable');
+              return unreadableSubscription;
+            }),
+          ]);
       return {
         user: {
           id: user.id,

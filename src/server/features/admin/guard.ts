@@ -5,11 +5,11 @@ import type { Authenticator } from '../auth/authenticate.ts';
 
 /**
  * The hook of every operator route: anyone but an admin gets the answer of an unknown address,
- * so the admin area cannot be found.
+ * so the admin area cannot be found. The role is read fresh, never from the session cache.
  */
 export function adminOnly(authenticator: Authenticator) {
   return async (request: FastifyRequest) => {
-    const user = await authenticator.currentUser(request);
+    const user = await authenticator.freshUser(request);
     if (user?.role !== 'admin') throw new AppError('NOT_FOUND', messages.http.nothingHere);
   };
 }

@@ -12,8 +12,9 @@ export interface RoleChange {
 }
 
 /**
- * Sets a user's role by email (case-insensitive, as sign-in treats it). Sessions read the role
- * on every request, so the change applies at once. Undefined when no user has that email.
+ * Sets a user's role by email (case-insensitive, as sign-in treats it). The operator's routes
+ * read the role on every request, so the change applies at once. Undefined when no user has that
+ * email.
  */
 export async function setRole(
   db: Executor,

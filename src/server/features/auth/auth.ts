@@ -19,6 +19,8 @@ export interface AuthOptions {
    * transaction, so open event streams of that session close in every process.
    */
   onSessionEnded?: (session: { id: string; userId: string }) => Promise<void>;
+  /** Called once a user is created (email sign-up or a first Google sign-in). */
+  onUserCreated?: (userId: string) => Promise<void>;
 }
 
 /**
@@ -36,7 +38,14 @@ export function passwordResetLink(publicUrl: string, token: string): string {
  * reach the browser only as an httpOnly cookie. The browser reaches it only through the auth
  * routes, which validate, rate-limit and translate what goes in and out.
  */
-export function createAuth({ config, db, logger, sendResetPassword, onSessionEnded }: AuthOptions) {
+export function createAuth({
+  config,
+  db,
+  logger,
+  sendResetPassword,
+  onSessionEnded,
+  onUserCreated,
+}: AuthOptions) {
   return betterAuth({
     appName: 'Likeness',
     baseURL: config.publicUrl,
@@ -79,22 +88,35 @@ export function createAuth({ config, db, logger, sendResetPassword, onSessionEnd
     },
     // No cookie cache: every request reads the session row, so a revoked session ends at once.
     session: { cookieCache: { enabled: false } },
-    databaseHooks: onSessionEnded
-      ? {
-          session: {
-            delete: {
-              // A failed announcement must not undo the sign-out; the stream's own expiry and
-              // resync checks still end it.
-              after: async (session) => {
-                await onSessionEnded({ id: session.id, userId: session.userId }).catch(
-                  (error: unknown) =>
-                    logger?.error({ err: error }, 'the end of a session was not announced'),
-                );
-              },
+    databaseHooks: {
+      // The account's own rows, so that /api/me reads them in one round trip. A failure here
+      // leaves the account usable: /api/me makes them on first read.
+      ...(onUserCreated && {
+        user: {
+          create: {
+            after: async (created) => {
+              await onUserCreated(created.id).catch((error: unknown) =>
+                logger?.error({ err: error }, 'the rows of a new account were not made'),
+              );
             },
           },
-        }
-      : {},
+        },
+      }),
+      ...(onSessionEnded && {
+        session: {
+          delete: {
+            // A failed announcement must not undo the sign-out; the stream's own expiry and
+            // resync checks still end it.
+            after: async (session) => {
+              await onSessionEnded({ id: session.id, userId: session.userId }).catch(
+                (error: unknown) =>
+                  logger?.error({ err: error }, 'the end of a session was not announced'),
+              );
+            },
+          },
+        },
+      }),
+    },
     // Our own limiter (per IP and per email, in Postgres) guards these routes; see service.ts.
     rateLimit: { enabled: false },
     telemetry: { enabled: false },

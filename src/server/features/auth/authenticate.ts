@@ -1,6 +1,8 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyRequest } from 'fastify';
 import type { Auth } from './auth.ts';
+import type { KnownSession, SessionCache } from './session-cache.ts';
 import { messages } from '../../../common/messages.ts';
 import { AppError } from '../../http/app-error.ts';
 
@@ -26,32 +28,96 @@ declare module 'fastify' {
   }
 }
 
+/** The value of one cookie in a Cookie header, URL-decoded as Better Auth reads it. */
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const separator = part.indexOf('=');
+    if (separator < 0 || part.slice(0, separator).trim() !== name) continue;
+    let value = part.slice(separator + 1).trim();
+    if (value.startsWith('"')) value = value.slice(1, -1);
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      return value;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The session token of a signed session cookie (`token.signature`, HMAC-SHA256 with the auth
+ * secret, as Better Auth signs it), or undefined when there is none or its signature is wrong.
+ */
+export function verifiedSessionToken(
+  cookieHeader: string | undefined,
+  cookieName: string,
+  secret: string,
+): string | undefined {
+  const value = cookieValue(cookieHeader, cookieName);
+  const dot = value?.lastIndexOf('.') ?? -1;
+  if (!value || dot < 1) return undefined;
+  const token = value.slice(0, dot);
+  const signature = Buffer.from(value.slice(dot + 1), 'base64');
+  const expected = createHmac('sha256', secret).update(token).digest();
+  return signature.length === expected.length && timingSafeEqual(signature, expected)
+    ? token
+    : undefined;
+}
+
 /**
  * Reads the session once per request; routes call `requireUser` and never see a token (only an
  * event stream takes its session, to notice when it ends).
+ *
+ * The cookie's signature is checked here with Node's crypto; a request without a valid one is
+ * signed out without a database read. A valid one is answered from `cache` when this process
+ * read the session lately, else read through Better Auth (which may extend the session) and kept.
  */
-export function createAuthenticator(auth: Auth) {
-  async function currentUser(request: FastifyRequest): Promise<SessionUser | null> {
-    if (request.sessionUser !== undefined) return request.sessionUser;
-    const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
-    const user = session?.user;
-    if (session)
-      request.authSession = {
-        id: session.session.id,
-        token: session.session.token,
-        expiresAt: new Date(session.session.expiresAt),
-      };
-    request.sessionUser = user
-      ? {
-          id: user.id,
-          email: user.email,
-          name: user.name,
-          role: String(user.role ?? 'user'),
-          createdAt: user.createdAt,
-        }
-      : null;
+export function createAuthenticator(auth: Auth, cache?: SessionCache) {
+  const cookie = auth.$context.then((context) => ({
+    name: context.authCookies.sessionToken.name,
+    secret: context.secret,
+  }));
+
+  async function read(request: FastifyRequest, token: string): Promise<KnownSession | null> {
+    const readAt = Date.now();
+    const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+    if (!found) return null;
+    const { user, session } = found;
+    const known: KnownSession = {
+      user: {
+        id: user.id,
+        email: user.email,
+        name: user.name,
+        role: String(user.role ?? 'user'),
+        createdAt: user.createdAt,
+      },
+      session: { id: session.id, token: session.token, expiresAt: new Date(session.expiresAt) },
+    };
+    if (session.token === token) cache?.set(token, known, readAt);
+    return known;
+  }
+
+  /** Who the request comes from: from the cache unless `fresh`, else read and kept. */
+  async function resolve(request: FastifyRequest, fresh: boolean): Promise<SessionUser | null> {
+    const { name, secret } = await cookie;
+    const token = verifiedSessionToken(request.headers.cookie, name, secret);
+    const cached = token && !fresh ? cache?.get(token) : undefined;
+    const known = cached ?? (token ? await read(request, token) : null);
+    if (known) request.authSession = known.session;
+    request.sessionUser = known?.user ?? null;
     return request.sessionUser;
   }
+
+  async function currentUser(request: FastifyRequest): Promise<SessionUser | null> {
+    return request.sessionUser !== undefined ? request.sessionUser : resolve(request, false);
+  }
+
+  /**
+   * The user as the database has them now, past the cache: for the operator's routes, so that
+   * taking the admin role away (`npm run admin -- revoke`, another process) applies at once.
+   */
+  const freshUser = (request: FastifyRequest) => resolve(request, true);
 
   async function requireUser(request: FastifyRequest): Promise<SessionUser> {
     const user = await currentUser(request);
@@ -68,7 +134,7 @@ export function createAuthenticator(auth: Auth) {
     return { user, session: request.authSession };
   }
 
-  return { currentUser, requireUser, requireSession };
+  return { currentUser, freshUser, requireUser, requireSession };
 }
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;

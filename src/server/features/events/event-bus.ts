@@ -19,6 +19,8 @@ export interface EventBus {
   subscribe(userId: string, listener: EventListener): () => void;
   endSessions(userId: string, sessions: EndedSessions): Promise<void>;
   onSessionsEnded(userId: string, listener: (sessions: EndedSessions) => void): () => void;
+  /** Every user's ended sessions (a process's session cache forgets them). */
+  onAnySessionsEnded(listener: (userId: string, sessions: EndedSessions) => void): () => void;
   onResync(listener: () => void): () => void;
   start(): Promise<void>;
   close(): Promise<void>;
@@ -33,7 +35,10 @@ class LocalFanOut {
 
   deliver(envelope: Envelope): void {
     if ('event' in envelope) this.emitter.emit(`user:${envelope.userId}`, envelope.event);
-    else this.emitter.emit(`ended:${envelope.userId}`, envelope.endedSessions);
+    else {
+      this.emitter.emit('ended', envelope.userId, envelope.endedSessions);
+      this.emitter.emit(`ended:${envelope.userId}`, envelope.endedSessions);
+    }
   }
 
   subscribe(userId: string, listener: EventListener): () => void {
@@ -42,6 +47,11 @@ class LocalFanOut {
 
   onSessionsEnded(userId: string, listener: (sessions: EndedSessions) => void): () => void {
     return this.on(`ended:${userId}`, listener);
+  }
+
+  onAnySessionsEnded(listener: (userId: string, sessions: EndedSessions) => void): () => void {
+    this.emitter.on('ended', listener);
+    return () => this.emitter.off('ended', listener);
   }
 
   onResync(listener: () => void): () => void {
@@ -66,6 +76,7 @@ export function createMemoryEventBus(): EventBus {
     subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
     endSessions: async (userId, endedSessions) => fanOut.deliver({ userId, endedSessions }),
     onSessionsEnded: (userId, listener) => fanOut.onSessionsEnded(userId, listener),
+    onAnySessionsEnded: (listener) => fanOut.onAnySessionsEnded(listener),
     onResync: (listener) => fanOut.onResync(listener),
     start: async () => {},
     close: async () => {},
@@ -77,7 +88,7 @@ const channel = 'likeness_events';
 /**
  * Scale-out: every process LISTENs on one channel and NOTIFY carries the event, so a worker's
  * publish reaches an SSE stream held by any web process. Even this process's own events go
- * through Postgres, which keeps one order for everyone.
+ * through Postgres, which keeps one order for everyone (endings need no order).
  */
 export function createPostgresEventBus(notifications: Notifications): EventBus {
   const fanOut = new LocalFanOut();
@@ -86,8 +97,14 @@ export function createPostgresEventBus(notifications: Notifications): EventBus {
   return {
     publish: (userId, event) => send({ userId, event }),
     subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
-    endSessions: (userId, endedSessions) => send({ userId, endedSessions }),
+    // An ending is heard here at once as well: this process's next request with that session
+    // (a copied cookie) is refused without waiting for the round trip. Hearing it twice is harmless.
+    endSessions: async (userId, endedSessions) => {
+      fanOut.deliver({ userId, endedSessions });
+      await send({ userId, endedSessions });
+    },
     onSessionsEnded: (userId, listener) => fanOut.onSessionsEnded(userId, listener),
+    onAnySessionsEnded: (listener) => fanOut.onAnySessionsEnded(listener),
     onResync: (listener) => fanOut.onResync(listener),
     async start() {
       stop = await notifications.listen(

@@ -16,7 +16,7 @@ import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Credits } from '../billing/credits.ts';
 import type { EnginePreset } from '../catalog/service.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import type { ModelRow } from '../studio/repository.ts';
+import type { ModelSummary } from '../studio/repository.ts';
 import { generateImageJob } from './jobs.ts';
 import {
   deleteGeneration,
@@ -41,7 +41,7 @@ import {
 /** What generation needs from the catalog and from the studio (their services). */
 export interface GenerationSources {
   enginePresets(ids?: readonly string[]): Promise<EnginePreset[]>;
-  ownModel(userId: string, modelId: string): Promise<ModelRow | undefined>;
+  ownModel(userId: string, modelId: string): Promise<ModelSummary | undefined>;
 }
 
 export interface GenerationServiceDeps {
@@ -277,7 +277,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
         if (models.some((model) => !model))
           throw new AppError('NOT_FOUND', messages.models.notFound);
         items = models
-          .filter((model): model is ModelRow => model?.status === 'complete' && !!model.weights)
+          .filter((model): model is ModelSummary => model?.status === 'complete' && !!model.weights)
           .map((model) => ({
             userModelId: model.id,
             userModelName: model.name,

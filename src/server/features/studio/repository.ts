@@ -223,6 +223,26 @@ export async function findModel(
   return row;
 }
 
+/** What making pictures from a model needs to know of it: never its face embeddings. */
+export type ModelSummary = Pick<ModelRow, 'id' | 'name' | 'status' | 'weights'>;
+
+export async function findModelSummary(
+  tx: Executor,
+  userId: string,
+  modelId: string,
+): Promise<ModelSummary | undefined> {
+  const [row] = await tx
+    .select({
+      id: userModels.id,
+      name: userModels.name,
+      status: userModels.status,
+      weights: userModels.weights,
+    })
+    .from(userModels)
+    .where(and(eq(userModels.userId, userId), eq(userModels.id, modelId)));
+  return row;
+}
+
 /** A model by id alone, locked: for jobs and webhooks, which act for its owner. */
 export async function lockModelById(tx: Executor, modelId: string): Promise<ModelRow | undefined> {
   const [row] = await tx.select().from(userModels).where(eq(userModels.id, modelId)).for('update');

@@ -37,6 +37,7 @@ import {
   findDraftPhoto,
   restoreDraft,
   findModel,
+  findModelSummary,
   findModelById,
   insertModel,
   insertPhoto,
@@ -199,7 +200,7 @@ export function createStudioService(deps: StudioServiceDeps) {
     },
 
     /** A user's model as generation needs it (weights, trigger word, face); undefined if not theirs. */
-    ownModel: (userId: string, modelId: string) => findModel(db, userId, modelId),
+    ownModel: (userId: string, modelId: string) => findModelSummary(db, userId, modelId),
     modelById: (modelId: string) => findModelById(db, modelId),
 
     async draftPhotos(userId: string): Promise<DraftPhotosResponse> {
