@@ -94,6 +94,8 @@ const databaseFreeTests = [
   'src/server/adapters/storage/s3-storage.test.ts',
   'src/server/config.test.ts',
   'src/server/features/billing/billing-config.test.ts',
+  'src/server/features/events/event-bus.test.ts',
+  'src/server/features/auth/session-cache.test.ts',
 ];
 const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
 

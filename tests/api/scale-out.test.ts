@@ -463,7 +463,15 @@ describe.skipIf(!usesPostgres)('two web and two worker processes on one Postgres
       .map((row) => path.basename(row.image_key!))
       .sort();
     // A picture made HD replaces its original just after its generation ends (decision 040).
-    await expect.poll(storedImages, { timeout: 10_000 }).toEqual(kept);
+    // Named on a failure: which files are left over, which are missing.
+    const difference = () => {
+      const stored = storedImages();
+      return {
+        extra: stored.filter((file) => !kept.includes(file)),
+        missing: kept.filter((file) => !stored.includes(file)),
+      };
+    };
+    await expect.poll(difference, { timeout: 10_000 }).toEqual({ extra: [], missing: [] });
     expect(kept).toHaveLength(job.completedImages);
   }, 300_000);
 

@@ -117,12 +117,14 @@ export interface JobQueueOptions {
 
 export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
   const { database } = options;
+  // pg-boss hears of new jobs through LISTEN only on the embedded database (see below).
+  const listens = Boolean(database.pglite) && options.supervise;
   const boss = database.pglite
     ? new PgBoss({
         db: fromPglite(database.pglite),
         backend: 'pglite',
         supervise: options.supervise,
-        useListenNotify: options.supervise,
+        useListenNotify: listens,
         schedule: options.supervise,
         monitorIntervalSeconds: options.monitorSeconds,
         superviseIntervalSeconds: options.monitorSeconds,
@@ -153,7 +155,9 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       retryBackoff: type.retry.retryBackoff,
       expireInSeconds: type.retry.expireInSeconds,
       heartbeatSeconds: options.heartbeatSeconds,
-      notify: true,
+      // A NOTIFY in each enqueueing transaction only where someone LISTENs: on a Postgres server
+      // the workers poll, and a NOTIFY in a commit serialises the server's WAL flushes.
+      notify: listens,
     };
     await boss.createQueue(type.name, queueOptions);
     // A queue made by an earlier version keeps its options unless told.

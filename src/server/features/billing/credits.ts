@@ -6,6 +6,7 @@ import {
   type CreditLedger,
   adjust,
   createCreditLedger,
+  markSubscriptionChanged,
   refund,
   spend,
   spendTraining,
@@ -87,11 +88,14 @@ export function createCredits(deps: { db: Database; ledger: CreditLedger }) {
         const paid = await spendTraining(tx, userId, charge.reference);
         return { balance: paid.balance, usedFreeTraining: paid.usedFreeTraining };
       }
-      let balance = (await lockAndCheck(tx, userId, charge.gate)).credits;
+      const locked = await lockAndCheck(tx, userId, charge.gate);
+      let balance = locked.credits;
       const references =
         typeof charge.reference === 'string' ? [charge.reference] : charge.reference;
       for (const reference of references)
         ({ balance } = await spend(tx, userId, charge.amount, charge.reason, reference));
+      // Only this transaction changes the locked row: the event after commit needs no read.
+      markSubscriptionChanged(tx, userId, { ...locked, credits: balance });
       return { balance, usedFreeTraining: false };
     },
 

@@ -12,7 +12,7 @@ import {
   entriesForReference,
   listEntries,
 } from './ledger-repository.ts';
-import { ensureSubscription, findSubscription } from './repository.ts';
+import { type SubscriptionRow, ensureSubscription, findSubscription } from './repository.ts';
 import { toBillingSubscription } from './subscription-view.ts';
 
 /**
@@ -41,14 +41,19 @@ export interface LedgerResult {
 
 export const refundReason = 'refund';
 
-// The users whose balance changed in a transaction, so the event is published after commit.
-const changedInTransaction = new WeakMap<object, Set<string>>();
+// The users whose balance changed in a transaction, so the event is published after commit; with
+// the subscription as it stands at the end of the transaction when the change knew it.
+const changedInTransaction = new WeakMap<object, Map<string, SubscriptionRow | undefined>>();
 
-/** Marks the user's subscription as changed in this transaction (published after commit). */
-export function markSubscriptionChanged(tx: Executor, userId: string): void {
+/**
+ * Marks the user's subscription as changed in this transaction (published after commit). `row`,
+ * when given, is the whole row as the transaction leaves it, so the event needs no read after
+ * commit; a later change without one clears it.
+ */
+export function markSubscriptionChanged(tx: Executor, userId: string, row?: SubscriptionRow): void {
   let users = changedInTransaction.get(tx);
-  if (!users) changedInTransaction.set(tx, (users = new Set()));
-  users.add(userId);
+  if (!users) changedInTransaction.set(tx, (users = new Map()));
+  users.set(userId, row);
 }
 
 function assertAmount(amount: number): void {
@@ -220,9 +225,9 @@ export function createCreditLedger(deps: {
 }) {
   const { db, events, logger } = deps;
 
-  async function publish(userId: string): Promise<void> {
+  async function publish(userId: string, known?: SubscriptionRow): Promise<void> {
     try {
-      const row = await findSubscription(db, userId);
+      const row = known ?? (await findSubscription(db, userId));
       if (!row) return;
       await events.publish(userId, {
         type: subscriptionUpdatedEvent,
@@ -247,10 +252,10 @@ export function createCreditLedger(deps: {
         return work(tx);
       });
       const users = scope ? changedInTransaction.get(scope) : undefined;
-      if (users) for (const userId of users) await publish(userId);
+      if (users) for (const [userId, row] of users) await publish(userId, row);
       return result;
     },
-    publish,
+    publish: (userId: string) => publish(userId),
     async history(userId: string, beforeId: number | undefined, limit: number) {
       const rows = await listEntries(db, userId, beforeId, limit + 1);
       return { entries: rows.slice(0, limit), hasMore: rows.length > limit };

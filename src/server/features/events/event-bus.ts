@@ -84,6 +84,52 @@ export function createMemoryEventBus(): EventBus {
 }
 
 const channel = 'likeness_events';
+/** Postgres refuses a NOTIFY payload over 8000 bytes; a batch stays under this. */
+const batchBytes = 7_500;
+
+/**
+ * Sends envelopes in the order given, in as few NOTIFYs as it can: while one is on its way, those
+ * published meanwhile wait and then go together in the next, as one JSON array. Under load (a
+ * bulk's events, many users' accepts) one NOTIFY carries many events, and each NOTIFY is a commit
+ * of its own on the server; a quiet bus sends each event at once, with no timer. Each `send`
+ * settles when its batch has gone (or failed).
+ */
+function batchedNotify(notify: (payload: string) => Promise<void>) {
+  const waiting: { json: string; bytes: number; settle: (error?: unknown) => void }[] = [];
+  let sending: Promise<void> | undefined;
+
+  async function drain() {
+    while (waiting.length > 0) {
+      let bytes = 2;
+      let count = 0;
+      while (count < waiting.length && (count === 0 || bytes + waiting[count]!.bytes < batchBytes))
+        bytes += waiting[count++]!.bytes + 1;
+      const batch = waiting.splice(0, count);
+      const error = await notify(`[${batch.map((item) => item.json).join(',')}]`).then(
+        () => undefined,
+        (failure: unknown) => failure ?? new Error('NOTIFY failed'),
+      );
+      for (const item of batch) item.settle(error);
+    }
+    sending = undefined;
+  }
+
+  return {
+    send(envelope: Envelope): Promise<void> {
+      const json = JSON.stringify(envelope);
+      return new Promise((resolve, reject) => {
+        waiting.push({
+          json,
+          bytes: Buffer.byteLength(json),
+          settle: (error) => (error ? reject(error) : resolve()),
+        });
+        sending ??= drain();
+      });
+    },
+    /** Settles once everything sent so far has gone. */
+    flushed: () => sending ?? Promise.resolve(),
+  };
+}
 
 /**
  * Scale-out: every process LISTENs on one channel and NOTIFY carries the event, so a worker's
@@ -93,7 +139,8 @@ const channel = 'likeness_events';
 export function createPostgresEventBus(notifications: Notifications): EventBus {
   const fanOut = new LocalFanOut();
   let stop: (() => Promise<void>) | undefined;
-  const send = (envelope: Envelope) => notifications.notify(channel, JSON.stringify(envelope));
+  const batches = batchedNotify((payload) => notifications.notify(channel, payload));
+  const send = (envelope: Envelope) => batches.send(envelope);
   return {
     publish: (userId, event) => send({ userId, event }),
     subscribe: (userId, listener) => fanOut.subscribe(userId, listener),
@@ -109,11 +156,16 @@ export function createPostgresEventBus(notifications: Notifications): EventBus {
     async start() {
       stop = await notifications.listen(
         channel,
-        (payload) => fanOut.deliver(JSON.parse(payload) as Envelope),
+        (payload) => {
+          const parsed = JSON.parse(payload) as Envelope[] | Envelope;
+          for (const envelope of Array.isArray(parsed) ? parsed : [parsed])
+            fanOut.deliver(envelope);
+        },
         () => fanOut.resync(),
       );
     },
     async close() {
+      await batches.flushed();
       await stop?.();
     },
   };

@@ -128,16 +128,21 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       .catch((error: unknown) => logger.warn({ err: error }, 'bulk job event not published'));
   }
 
-  /** Tells the user's open tabs (and other devices) that these generations changed. */
+  /**
+   * Tells the user's open tabs (and other devices) that these generations changed. All at once:
+   * the bus keeps their order and sends a bulk's events together.
+   */
   async function publishUpdated(rows: GenerationRow[]): Promise<void> {
-    for (const row of rows) {
-      await events
-        .publish(row.userId, {
-          type: generationEvents.generationUpdated,
-          data: { generationId: row.id, status: row.status, bulkJobId: row.bulkJobId },
-        })
-        .catch((error: unknown) => logger.warn({ err: error }, 'generation event not published'));
-    }
+    await Promise.all(
+      rows.map((row) =>
+        events
+          .publish(row.userId, {
+            type: generationEvents.generationUpdated,
+            data: { generationId: row.id, status: row.status, bulkJobId: row.bulkJobId },
+          })
+          .catch((error: unknown) => logger.warn({ err: error }, 'generation event not published')),
+      ),
+    );
   }
 
   /** A user model that can make images now, or the error saying why not. */

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { AppEvent } from '../../../common/api/events.ts';
+import type { Notifications } from '../../db/client.ts';
+import { createPostgresEventBus } from './event-bus.ts';
+
+/** A NOTIFY channel whose deliveries the test releases one at a time, as a slow server would. */
+function heldChannel() {
+  const listeners: ((payload: string) => void)[] = [];
+  const sent: string[] = [];
+  const inFlight: (() => void)[] = [];
+  const notifications: Notifications = {
+    notify: (_channel, payload) =>
+      new Promise((resolve) => {
+        inFlight.push(() => {
+          sent.push(payload);
+          for (const listen of listeners) listen(payload);
+          resolve();
+        });
+      }),
+    listen: async (_channel, onPayload) => {
+      listeners.push(onPayload);
+      return async () => {};
+    },
+  };
+  const release = async () => {
+    while (inFlight.length === 0) await new Promise((resolve) => setImmediate(resolve));
+    inFlight.shift()!();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { notifications, sent, release };
+}
+
+const marker = (n: number): AppEvent => ({
+  type: 'photo.updated',
+  data: { photoId: `p-${n}`, status: 'passed' },
+});
+
+describe('the Postgres event bus', () => {
+  it('sends what is published while a NOTIFY is on its way in one NOTIFY, in order', async () => {
+    const channel = heldChannel();
+    const bus = createPostgresEventBus(channel.notifications);
+    await bus.start();
+    const heard: AppEvent[] = [];
+    bus.subscribe('u1', (event) => heard.push(event));
+
+    const published = [1, 2, 3, 4].map((n) => bus.publish('u1', marker(n)));
+    await channel.release(); // the first, alone: nothing else was waiting
+    await channel.release(); // the three published meanwhile, together
+    await Promise.all(published);
+
+    expect(channel.sent.map((payload) => (JSON.parse(payload) as unknown[]).length)).toEqual([
+      1, 3,
+    ]);
+    expect(heard).toEqual([marker(1), marker(2), marker(3), marker(4)]);
+  });
+
+  it('keeps each NOTIFY under Postgres’s 8000 bytes, splitting a burst into several', async () => {
+    const channel = heldChannel();
+    const bus = createPostgresEventBus(channel.notifications);
+    await bus.start();
+    const heard: AppEvent[] = [];
+    bus.subscribe('u1', (event) => heard.push(event));
+
+    const many = Array.from({ length: 200 }, (_, n) => marker(n));
+    const published = many.map((event) => bus.publish('u1', event));
+    while (channel.sent.length < 1 || heard.length < many.length) await channel.release();
+    await Promise.all(published);
+
+    expect(channel.sent.length).toBeGreaterThan(2);
+    for (const payload of channel.sent) expect(Buffer.byteLength(payload)).toBeLessThan(8000);
+    expect(heard).toEqual(many);
+  });
+
+  it('rejects the publishes of a batch whose NOTIFY failed, and goes on with the next', async () => {
+    let calls = 0;
+    const delivered: string[] = [];
+    const bus = createPostgresEventBus({
+      notify: async (_channel, payload) => {
+        calls += 1;
+        if (calls === 1) throw new Error('connection lost');
+        delivered.push(payload);
+      },
+      listen: async () => async () => {},
+    });
+    await expect(bus.publish('u1', marker(1))).rejects.toThrow('connection lost');
+    await bus.publish('u1', marker(2));
+    expect(delivered.map((payload) => JSON.parse(payload))).toEqual([
+      [{ userId: 'u1', event: marker(2) }],
+    ]);
+  });
+});
