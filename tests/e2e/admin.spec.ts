@@ -134,7 +134,10 @@ test('an admin creates a category and a preset with a picture, and visitors see 
   await test.step('deactivating the category hides it from visitors', async () => {
     await page.goto('/admin');
     await page.getByRole('button', { name: `Deactivate ${categoryName}` }).click();
-    await expect(page.getByRole('button', { name: `Activate ${categoryName}` })).toBeVisible();
+    // Exact: "Deactivate …" contains "activate …", and would match before the change is saved.
+    await expect(
+      page.getByRole('button', { name: `Activate ${categoryName}`, exact: true }),
+    ).toBeVisible();
     const response = await page.request.get('/api/catalog/categories');
     const body = (await response.json()) as { categories: { manualId: string }[] };
     expect(body.categories.map((category) => category.manualId)).not.toContain(key);
