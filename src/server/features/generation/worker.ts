@@ -395,11 +395,15 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
             : 'above',
     });
     const kept = held && (held.likeness ?? 0) >= (stored.likeness ?? 0) ? held : stored;
-    const dropped = kept === stored ? held : stored;
+    // The new picture, when it is the one dropped, is no row's: it goes before anything commits,
+    // so a worker stopped afterwards leaves no file behind. The held one is the row's until the
+    // commit below, so it can only go after it.
+    if (kept !== stored) await deleteFiles(stored);
+    const dropped = kept === stored ? held : null;
     const belowBar = looksLikeSomeoneElse(kept.likeness);
     if (belowBar && mayReroll && row.likenessRerolls < deps.likenessRerolls) {
       if (!(await holdForReroll(row, kept))) {
-        await deleteFiles(stored);
+        if (kept === stored) await deleteFiles(stored);
         return false;
       }
       await deleteFiles(dropped);
@@ -410,8 +414,8 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
       return 'reroll';
     }
     const ended = await completeWith(row, kept, belowBar, outcome.reference, signal);
-    // Ended meanwhile (swept, deleted): the files are not anyone's.
-    await deleteFiles(ended ? dropped : stored);
+    // Ended meanwhile (swept, deleted): the new picture, if kept, is not anyone's.
+    await deleteFiles(ended ? dropped : kept === stored ? stored : null);
     return ended;
   }
 
