@@ -14,10 +14,13 @@ export function createStorage(config: Config): Storage {
       defaultTtlSeconds: config.signedUrlTtlSeconds,
     });
   }
-  return new LocalStorage({
+  const storage = new LocalStorage({
     root: config.storage.localDir,
     secret: config.authSecret,
     defaultTtlSeconds: config.signedUrlTtlSeconds,
     publicPath: filesPublicPath,
   });
+  // A process killed mid-write leaves its half-written file; the next start removes it.
+  void storage.removeAbandonedWrites().catch(() => {});
+  return storage;
 }

@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
@@ -246,5 +247,29 @@ describe('keys are built by the server and never leave the storage folder', () =
     expect((await storage.read(neighbour)).toString()).toBe(neighbour);
     const response = await get(await storage.signedUrl(keys[0]!));
     expect(response.statusCode).toBe(404);
+  });
+});
+
+describe('writes a process did not finish', () => {
+  it('are removed at the next start when their process is gone, and kept while it lives', async () => {
+    const root = app.config.storage.localDir;
+    const partials = path.join(root, '.partial');
+    mkdirSync(partials, { recursive: true });
+    // A child that has exited: its pid names a process that is gone.
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const abandoned = path.join(partials, `${gone}-1-deadbeef`);
+    const inFlight = path.join(partials, `${process.pid}-1-cafebabe`);
+    writeFileSync(abandoned, 'half a picture');
+    writeFileSync(inFlight, 'being written');
+
+    const restarted = new LocalStorage({
+      root,
+      secret: 'another-start',
+      defaultTtlSeconds: 60,
+      publicPath: filesPublicPath,
+    });
+    expect(await restarted.removeAbandonedWrites()).toBe(1);
+    expect([existsSync(abandoned), existsSync(inFlight)]).toEqual([false, true]);
+    rmSync(inFlight);
   });
 });

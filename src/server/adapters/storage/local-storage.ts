@@ -1,6 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,6 +24,16 @@ export interface SignedFileRequest {
 
 export type SignatureCheck = 'valid' | 'expired' | 'invalid';
 
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Local disk behind HMAC-signed, expiring URLs: the embedded stand-in for a private bucket. */
 export class LocalStorage implements Storage {
   private readonly signingKey: Buffer;
@@ -39,11 +49,20 @@ export class LocalStorage implements Storage {
     return path.join(this.options.root, ...key.split('/'));
   }
 
+  /** Half-written files, named `<pid>-…`: one folder, so those of a killed process can be found. */
+  private get partialDir(): string {
+    return path.join(this.options.root, '.partial');
+  }
+
   async put(key: string, body: Buffer | Readable, _contentType: string): Promise<void> {
     const target = this.pathFor(key);
     await mkdir(path.dirname(target), { recursive: true });
-    // Write beside the target, then rename: a reader never sees half a file.
-    const partial = `${target}.${process.pid}.${Date.now()}.partial`;
+    await mkdir(this.partialDir, { recursive: true });
+    // Write aside, then rename (same disk): a reader never sees half a file.
+    const partial = path.join(
+      this.partialDir,
+      `${process.pid}-${Date.now()}-${randomBytes(4).toString('hex')}`,
+    );
     try {
       await pipeline(
         Buffer.isBuffer(body) ? Readable.from([body]) : body,
@@ -54,6 +73,22 @@ export class LocalStorage implements Storage {
       await rm(partial, { force: true });
       throw error;
     }
+  }
+
+  /**
+   * Removes what processes that are gone were writing (a worker killed mid-write); run at start.
+   * Answers how many files it removed.
+   */
+  async removeAbandonedWrites(): Promise<number> {
+    const names = await readdir(this.partialDir).catch(() => [] as string[]);
+    let removed = 0;
+    for (const name of names) {
+      const pid = Number(name.split('-')[0]);
+      if (Number.isInteger(pid) && pid > 0 && processIsAlive(pid)) continue;
+      await rm(path.join(this.partialDir, name), { force: true });
+      removed += 1;
+    }
+    return removed;
   }
 
   read(key: string): Promise<Buffer> {
