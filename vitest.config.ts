@@ -6,6 +6,10 @@ export default defineConfig({
     environment: 'node',
     pool: 'forks',
     maxWorkers: 2,
+    // Test files share their worker process (decision 044): the modules, the loaded models and
+    // the analysis memo are paid for once per worker instead of once per file, which took a
+    // quarter of the suite's CPU. Each file still builds its own app on its own database.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 90_000,
     // As in Playwright: one retry in CI, and `npm test` names every test that needed it.

@@ -25,6 +25,7 @@ mkdirSync('.tmp', { recursive: true });
  */
 function run(log, name, command, args, env = {}) {
   log.push(`\n━━ ${name} ━━\n`);
+  const started = performance.now();
   const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
@@ -32,6 +33,7 @@ function run(log, name, command, args, env = {}) {
   for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => log.push(chunk));
   return new Promise((resolve) =>
     child.on('close', (status) => {
+      log.push(`(${name}: ${((performance.now() - started) / 1000).toFixed(0)} s)\n`);
       if (status !== 0) failures.push(name);
       resolve(status ?? 1);
     }),

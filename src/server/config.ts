@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import type { DatabaseOptions } from './db/client.ts';
 import { smallPoolSize } from './images/thread-pool.ts';
 import {
   type CreditPackId,
@@ -390,7 +391,7 @@ export interface Config {
   dataDir: string;
   role: Role;
   logLevel: string;
-  database: { url: string | undefined; poolSize: number; embeddedDir: string };
+  database: DatabaseOptions;
   authSecret: string;
   /** How long a process trusts a session it read without reading it again; 0 reads every time. */
   sessionCacheSeconds: number;

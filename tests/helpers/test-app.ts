@@ -6,6 +6,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
 import { type Config, loadConfig } from '../../src/server/config.ts';
+import { openDatabase } from '../../src/server/db/client.ts';
 import { type Running, start } from '../../src/server/runtime.ts';
 
 /**
@@ -57,7 +58,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...options.env,
   });
-  if (!databaseUrl && !options.persistent) config.database.embeddedDir = 'memory://';
+  if (!databaseUrl && !options.persistent) {
+    config.database.embeddedDir = 'memory://';
+    config.database.embeddedTemplate = await migratedEmbeddedDatabase();
+  }
   const running = await start(config, pino({ level: 'silent' }), {
     listen: options.listen ?? false,
   });
@@ -73,6 +77,26 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+let migratedDump: Promise<Blob> | undefined;
+
+/**
+ * A migrated embedded database, dumped once per test process: each test app starts from it in
+ * half a second instead of paying initdb (about 2 s of CPU) and every migration again.
+ */
+function migratedEmbeddedDatabase(): Promise<Blob> {
+  migratedDump ??= (async () => {
+    const handle = await openDatabase({ url: undefined, poolSize: 1, embeddedDir: 'memory://' });
+    try {
+      await handle.migrate();
+      if (!handle.pglite) throw new Error('The embedded database has no PGlite instance');
+      return await handle.pglite.dumpDataDir('none');
+    } finally {
+      await handle.close();
+    }
+  })();
+  return migratedDump;
 }
 
 async function freePort(): Promise<number> {
