@@ -6,7 +6,7 @@ import { BrandLogo } from '../../components/brand-logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Container } from '../../components/ui/container.tsx';
 import { cn } from '../../lib/cn.ts';
-import { useSignOut } from '../../features/auth/sign-out.ts';
+import { useSignOut } from '../../lib/sign-out.ts';
 import { HeaderCredits } from '../../features/billing/components/header-credits.tsx';
 import { MobileMenu, MobileMenuItem, mobileMenuLinkClasses } from './mobile-menu.tsx';
 import { PageOutlet } from './page-outlet.tsx';

@@ -19,7 +19,7 @@ import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
-import { useEndSession } from '../../auth/sign-out.ts';
+import { useEndSession } from '../../../lib/sign-out.ts';
 import { deleteAccount } from '../account-api.ts';
 
 const text = messages.account.deleteAccount;

@@ -7,7 +7,7 @@ import { Container } from '../../../components/ui/container.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSession } from '../../../lib/session.ts';
-import { useSignOut } from '../../auth/sign-out.ts';
+import { useSignOut } from '../../../lib/sign-out.ts';
 import { CreditHistory } from '../../billing/components/credit-history.tsx';
 import { PlanGrid } from '../../billing/components/plan-grid.tsx';
 import { SubscriptionStatusCard } from '../../billing/components/subscription-status-card.tsx';

@@ -1,12 +1,12 @@
 import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { messages } from '../../../common/messages.ts';
-import { routes } from '../../../common/product.ts';
-import { notify } from '../../components/ui/toast.ts';
-import { api } from '../../lib/api-client.ts';
-import { closeEventStream } from '../../lib/event-stream.ts';
-import { sessionQueryKey } from '../../lib/session.ts';
+import { messages } from '../../common/messages.ts';
+import { routes } from '../../common/product.ts';
+import { notify } from '../components/ui/toast.ts';
+import { api } from './api-client.ts';
+import { closeEventStream } from './event-stream.ts';
+import { sessionQueryKey } from './session.ts';
 
 // Ending a session, apart from session.ts (which every page reads, the landing included) so
 // that only the signed-in pages download it.
