@@ -49,7 +49,7 @@ const QuizResultsPage = lazyPage(
   'QuizResultsPage',
 );
 const DashboardPage = lazyPage(
-  () => import('../features/dashboard/pages/dashboard-page.tsx'),
+  () => import('./dashboard/pages/dashboard-page.tsx'),
   'DashboardPage',
 );
 const CategoryPage = lazyPage(

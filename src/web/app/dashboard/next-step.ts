@@ -7,7 +7,7 @@ import {
   tierName,
   type SubscriptionState,
 } from '../../../common/product.ts';
-import { countModelsTowardLimit } from '../studio/create-model-rules.ts';
+import { countModelsTowardLimit } from '../../features/studio/create-model-rules.ts';
 
 /** The dashboard's presets tab, where "Generate photos" leads. */
 export const presetsTabPath = `${routes.dashboard}?main=${dashboardQuery.defaultMain}&sub=presets`;

@@ -16,17 +16,17 @@ import {
   applySubscription,
   checkSubscription,
   rereadSubscription,
-} from '../../billing/billing-api.ts';
-import { CategoryList } from '../../catalog/components/category-list.tsx';
-import { CustomGenerationPanel } from '../../generation/components/custom-generation-panel.tsx';
-import { GeneratedTab } from '../../generation/components/generated-tab.tsx';
-import { generationsQueryOptions } from '../../generation/generation-api.ts';
-import { TrainingPreviews } from '../../studio/components/training-previews.tsx';
-import { trainingBannerState } from '../../studio/model-status.ts';
-import { modelsQueryOptions } from '../../studio/studio-api.ts';
-import { dashboardPreviews } from '../../studio/training-previews-rules.ts';
-import { TryOnTab } from '../../tryon/components/tryon-tab.tsx';
-import { isTryOnLocked } from '../../tryon/tryon-rules.ts';
+} from '../../../features/billing/billing-api.ts';
+import { CategoryList } from '../../../features/catalog/components/category-list.tsx';
+import { CustomGenerationPanel } from '../../../features/generation/components/custom-generation-panel.tsx';
+import { GeneratedTab } from '../../../features/generation/components/generated-tab.tsx';
+import { generationsQueryOptions } from '../../../features/generation/generation-api.ts';
+import { TrainingPreviews } from '../../../features/studio/components/training-previews.tsx';
+import { trainingBannerState } from '../../../features/studio/model-status.ts';
+import { modelsQueryOptions } from '../../../features/studio/studio-api.ts';
+import { dashboardPreviews } from '../../../features/studio/training-previews-rules.ts';
+import { TryOnTab } from '../../../features/tryon/components/tryon-tab.tsx';
+import { isTryOnLocked } from '../../../features/tryon/tryon-rules.ts';
 import { PlanSummary } from '../components/plan-summary.tsx';
 import { TrainingBanner } from '../components/training-banner.tsx';
 import { dashboardNextStep } from '../next-step.ts';
