@@ -1,5 +1,6 @@
 // `npm run check` (part of `npm test`): no import cycle between the folders of src/server, and
-// the features listed in `publicFiles` entered from elsewhere only through those files.
+// the features listed in `publicFiles` entered from elsewhere only through those files; in
+// src/web, each feature entered from another only through its index.ts (see the end).
 // A folder is a feature (`features/<name>`), an adapter family (`adapters/<name>`) or any other
 // folder under src/server (`db`, `jobs`, `images`, …); each file directly in src/server (the
 // composition root: `runtime.ts`, `app.ts`, `config.ts`, …) stands alone. Type-only imports
@@ -84,17 +85,69 @@ for (const folder of arrows.keys()) if (!order.has(folder)) visit(folder);
 
 for (const entry of backDoors) console.error(`Import through a feature's back door: ${entry}`);
 
-if (cycles.length === 0 && backDoors.length === 0) {
+for (const cycle of cycles) {
+  console.error(`Import cycle between folders of src/server: ${cycle.join(', ')}`);
+  for (const from of cycle)
+    for (const [to, example] of arrows.get(from) ?? [])
+      if (cycle.includes(to)) console.error(`  ${from} → ${to}: ${example}`);
+}
+
+// The web app (decision 045): a feature (`features/<name>`) imports of another feature only its
+// `index.ts`, what that feature offers the others; the shared code (`lib`, `components`) imports
+// no feature. `app/` and the entry files directly in src/web compose the features and may import
+// any of their files (the router loads each page as a chunk of its own). Tests are left out.
+const webRoot = fileURLToPath(new URL('../src/web/', import.meta.url));
+
+function webSourceFiles(folder) {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) return webSourceFiles(full);
+    return /\.tsx?$/.test(entry.name) && !/\.(test|d)\.tsx?$/.test(entry.name) ? [full] : [];
+  });
+}
+
+/** `features/<name>`, `shared` (lib, components) or null (app and the entry files: the wiring). */
+function webRoomOf(file) {
+  const parts = path.relative(webRoot, file).split(path.sep);
+  if (parts[0] === 'features' && parts.length > 2) return `features/${parts[1]}`;
+  if (parts[0] === 'lib' || parts[0] === 'components') return 'shared';
+  return null;
+}
+
+// Static imports and re-exports, and import() (a lazily loaded file is entered all the same).
+const webImportPattern =
+  /(?:^\s*(?:import|export)\b[^'";]*?\bfrom\s+|\bimport\(\s*)'(\.{1,2}\/[^']+)'/gm;
+const webFeatures = new Set();
+const webCorridors = [];
+for (const file of webSourceFiles(webRoot)) {
+  const from = webRoomOf(file);
+  if (from?.startsWith('features/')) webFeatures.add(from);
+  if (from === null) continue;
+  for (const [, specifier] of readFileSync(file, 'utf8').matchAll(webImportPattern)) {
+    const target = path.resolve(path.dirname(file), specifier);
+    const to = webRoomOf(target);
+    if (!to?.startsWith('features/') || to === from) continue;
+    const entry = path.join(webRoot, to, 'index.ts');
+    if (from !== 'shared' && target === entry) continue;
+    const where = `${path.relative(webRoot, file)} → ${path.relative(webRoot, target)}`;
+    webCorridors.push(
+      from === 'shared'
+        ? `${where}: lib and components import no feature; move what they need out of ` +
+            `${to} into lib or components, or compose the feature in src/web/app`
+        : `${where}: another feature is entered only through its index.ts; import this from ` +
+            `${to}/index.ts (export it there if ${to.slice('features/'.length)} offers it to ` +
+            `others), move what several features share to src/web/lib or src/web/components, ` +
+            `or compose the features in src/web/app`,
+    );
+  }
+}
+for (const entry of webCorridors) console.error(`Web import across a feature's wall: ${entry}`);
+
+// exitCode, not exit(): a long list on a pipe is written out before the process ends.
+if (cycles.length > 0 || backDoors.length > 0 || webCorridors.length > 0) process.exitCode = 1;
+else
   console.log(
     `structure: no import cycle between the ${order.size} folders of src/server; ` +
-      `${[...publicFiles.keys()].join(', ')} entered only through public files`,
+      `${[...publicFiles.keys()].join(', ')} entered only through public files; ` +
+      `the ${webFeatures.size} features of src/web entered from each other only through index.ts`,
   );
-} else {
-  for (const cycle of cycles) {
-    console.error(`Import cycle between folders of src/server: ${cycle.join(', ')}`);
-    for (const from of cycle)
-      for (const [to, example] of arrows.get(from) ?? [])
-        if (cycle.includes(to)) console.error(`  ${from} → ${to}: ${example}`);
-  }
-  process.exit(1);
-}
