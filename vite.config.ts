@@ -7,8 +7,6 @@ import { prerenderLanding } from './scripts/vite-plugins/prerender-landing.ts';
 
 const repoRoot = fileURLToPath(new URL('.', import.meta.url));
 const apiTarget = 'http://localhost:3000';
-// A module of a web feature: only declarations, nothing runs when it is imported.
-const featureModule = /\/src\/web\/features\/.+\.tsx?$/;
 
 // In development the browser talks to the Vite server (5173) and every /api call is forwarded to
 // the API (3000): that covers JSON routes, the SSE stream at /api/events and signed files under
@@ -44,13 +42,6 @@ export default defineConfig({
     // Illustrations stay files (hashed, cached for a year) instead of data: URLs inside the
     // JavaScript: the bundle stays lean and a picture can be cached and fail on its own.
     assetsInlineLimit: (file) => (file.endsWith('.svg') ? false : undefined),
-    rolldownOptions: {
-      // A feature's index.ts is all the other features import of it (decision 045). Its modules
-      // do nothing when imported, and saying so lets the bundler take from an index.ts only the
-      // modules a page uses: without it, every module an index.ts names would go wherever that
-      // index.ts is imported (the sign-up page would download the account page's credit history).
-      treeshake: { moduleSideEffects: (id) => !featureModule.test(id) },
-    },
   },
   server: {
     port: 5173,

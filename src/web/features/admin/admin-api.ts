@@ -14,7 +14,7 @@ import type { GoodOrBad } from '../../../common/api/catalog.ts';
 import type { CostsResponse } from '../../../common/api/costs.ts';
 import { messages } from '../../../common/messages.ts';
 import { api, ApiError, type QueryValue } from '../../lib/api-client.ts';
-import { catalogQueryKeys } from '../catalog/index.ts';
+import { catalogQueryKeys } from '../catalog/catalog-api.ts';
 
 /** The operator's admin API (/api/admin). Everything answers 404 to non-admins. */
 

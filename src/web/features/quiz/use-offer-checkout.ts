@@ -7,7 +7,7 @@ import { notify } from '../../components/ui/toast.ts';
 import { isApiError } from '../../lib/api-client.ts';
 import { rememberPostLoginRedirect } from '../../lib/post-login-redirect.ts';
 import { sessionQueryKey, sessionQueryOptions } from '../../lib/session.ts';
-import { redirectTo } from '../billing/index.ts';
+import { redirectTo } from '../billing/billing-api.ts';
 import { startOfferCheckout } from './quiz-api.ts';
 
 const text = messages.offer;

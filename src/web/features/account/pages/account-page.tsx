@@ -8,8 +8,10 @@ import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSession } from '../../../lib/session.ts';
 import { useSignOut } from '../../../lib/sign-out.ts';
-import { CreditHistory, PlanGrid, SubscriptionStatusCard } from '../../billing/index.ts';
-import { TrainingPhotosSetting } from '../../studio/index.ts';
+import { CreditHistory } from '../../billing/components/credit-history.tsx';
+import { PlanGrid } from '../../billing/components/plan-grid.tsx';
+import { SubscriptionStatusCard } from '../../billing/components/subscription-status-card.tsx';
+import { TrainingPhotosSetting } from '../../studio/components/training-photos-setting.tsx';
 import { AccountDetailsCard } from '../components/account-details-card.tsx';
 import { DeleteAccountSection } from '../components/delete-account-section.tsx';
 

@@ -10,7 +10,7 @@ import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { redirectTo, startYearlyCheckout } from '../../billing/index.ts';
+import { redirectTo, startYearlyCheckout } from '../../billing/billing-api.ts';
 import { signUpWithEmail, useAuthOptions } from '../auth-api.ts';
 import {
   googleFailedMessage,

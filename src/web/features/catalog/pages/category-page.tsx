@@ -12,7 +12,8 @@ import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSession } from '../../../lib/session.ts';
-import { BulkGenerateDialog, bulkPlanGate } from '../../generation/index.ts';
+import { BulkGenerateDialog } from '../../generation/components/bulk-generate-dialog.tsx';
+import { bulkPlanGate } from '../../generation/generation-rules.ts';
 import { categoryQueryOptions, readCatalogLinkState } from '../catalog-api.ts';
 import { PresetCard, PresetCardSkeleton } from '../components/preset-card.tsx';
 

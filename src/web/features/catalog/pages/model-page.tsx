@@ -12,7 +12,7 @@ import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
-import { PresetGenerate } from '../../generation/index.ts';
+import { PresetGenerate } from '../../generation/components/preset-generate.tsx';
 import { presetQueryOptions, readCatalogLinkState } from '../catalog-api.ts';
 import { ExamplesGrid, ImageCarousel } from '../components/image-carousel.tsx';
 

@@ -17,7 +17,7 @@ import {
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { useSession } from '../../../lib/session.ts';
-import { modelsQueryOptions } from '../../studio/index.ts';
+import { modelsQueryOptions } from '../../studio/studio-api.ts';
 import { requestFailure, startBulk } from '../generation-api.ts';
 import {
   bulkQueuedMessage,

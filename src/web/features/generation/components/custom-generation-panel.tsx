@@ -14,7 +14,7 @@ import { Textarea } from '../../../components/ui/textarea.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useSession } from '../../../lib/session.ts';
-import { modelsQueryOptions } from '../../studio/index.ts';
+import { modelsQueryOptions } from '../../studio/studio-api.ts';
 import {
   generateFromPrompt,
   requestFailure,

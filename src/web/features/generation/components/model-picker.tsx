@@ -5,7 +5,7 @@ import emptyFrameUrl from '../../../assets/illustrations/empty-frame.svg';
 import { Image } from '../../../components/image.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { cn } from '../../../lib/cn.ts';
-import { modelStatusView } from '../../studio/index.ts';
+import { modelStatusView } from '../../studio/model-status.ts';
 import { isTrainingModel, isUsableModel, selectableModelIds } from '../generation-rules.ts';
 
 const text = messages.generation;

@@ -10,7 +10,7 @@ import { StickyActionBar } from '../../../components/ui/sticky-action-bar.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { rememberPostLoginRedirect } from '../../../lib/post-login-redirect.ts';
 import { useSession } from '../../../lib/session.ts';
-import { modelsQueryOptions } from '../../studio/index.ts';
+import { modelsQueryOptions } from '../../studio/studio-api.ts';
 import { generateFromPreset, requestFailure, type Generation } from '../generation-api.ts';
 import { defaultModelId, generatedTabPath, isUsableModel } from '../generation-rules.ts';
 import { presetGenerateState, type PresetGenerateState } from '../preset-generate-state.ts';

@@ -14,7 +14,7 @@ import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { sessionQueryKey, useSession } from '../../../lib/session.ts';
-import { billingQueryKey } from '../../billing/index.ts';
+import { billingQueryKey } from '../../billing/billing-api.ts';
 import { FlowPage } from '../components/flow-page.tsx';
 import { trainingPayment } from '../create-model-rules.ts';
 import { createModel, draftQueryOptions, studioQueryKeys, updateDraft } from '../studio-api.ts';
