@@ -12,9 +12,14 @@ import { createStorage } from './adapters/storage/create-storage.ts';
 import { buildApp, buildWorkerApp, type AppDeps } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
-import { accountCreated } from './features/account/service.ts';
+import { accountCreated, createAccountService } from './features/account/service.ts';
 import { createAuth } from './features/auth/auth.ts';
+import { createAuthenticator } from './features/auth/authenticate.ts';
+import { createAuthService } from './features/auth/service.ts';
+import { createSessionCache } from './features/auth/session-cache.ts';
+import { createSessionService } from './features/auth/sessions.ts';
 import { createBilling } from './features/billing/billing.ts';
+import { createCatalogAdminService } from './features/catalog/admin-service.ts';
 import { seedDefaultContentAtStart } from './features/catalog/seed.ts';
 import { createCatalogService } from './features/catalog/service.ts';
 import { defaultPrices } from './features/costs/prices.ts';
@@ -34,6 +39,7 @@ import {
 } from './images/analysis.ts';
 import { startJobQueue } from './jobs/job-queue.ts';
 import { createWorkers, jobTypes } from './job-registry.ts';
+import { createRateLimiter } from './rate-limits/rate-limiter.ts';
 
 export interface Running {
   deps: AppDeps;
@@ -45,8 +51,10 @@ export interface Running {
 }
 
 /**
- * The composition root: the one place that picks concrete adapters from the configuration.
- * Web and worker processes are the same code; ROLE decides what this process does.
+ * The composition root: the one place that picks concrete adapters from the configuration and
+ * builds the services on them; `buildApp` only registers plugins and routes over what it is
+ * given (decision 046). Web and worker processes are the same code; ROLE decides what this
+ * process does.
  */
 export async function start(
   config: Config,
@@ -161,6 +169,22 @@ export async function start(
     costs,
     logger,
   });
+
+  // What the HTTP API adds. One store for every limit, in Postgres, so that limits hold across
+  // web processes: the global per-IP limit, the routes' own and the auth service's (decision 028).
+  const limiter = createRateLimiter(database.db, { enabled: config.rateLimit.enabled });
+  // Sessions read lately are answered from memory; every ending reaches every process's cache
+  // over the event bus, and a gap in the bus empties it (decision 042).
+  const sessionCache = config.sessionCacheSeconds
+    ? createSessionCache({ ttlMs: config.sessionCacheSeconds * 1000 })
+    : undefined;
+  const sessionCacheFollowsBus = sessionCache
+    ? [
+        events.onAnySessionsEnded((userId, ended) => sessionCache.end(userId, ended)),
+        events.onResync(() => sessionCache.clear()),
+      ]
+    : [];
+  const authenticator = createAuthenticator(auth, sessionCache);
   const deps: AppDeps = {
     config,
     logger,
@@ -175,6 +199,22 @@ export async function start(
     generation,
     tryOn,
     costs,
+    catalog,
+    catalogAdmin: createCatalogAdminService({ db: database.db, storage }),
+    limiter,
+    authenticator,
+    sessions: createSessionService(auth, authenticator, events),
+    authService: createAuthService({ auth, config, limiter, logger }),
+    // Features that must act before an account is deleted join this list.
+    account: createAccountService({
+      db: database.db,
+      storage,
+      deletionParticipants: [
+        billing.service.deletionParticipant,
+        studio.service.deletionParticipant,
+      ],
+      logger,
+    }),
   };
 
   let url: string | undefined;
@@ -204,6 +244,7 @@ export async function start(
       await queue.stop({ graceful: true, timeoutMs: config.shutdownTimeoutMs });
       if (drainsFirst) await app.close();
       await analysis.close();
+      for (const unsubscribe of sessionCacheFollowsBus) unsubscribe();
       await events.close();
       await database.close();
     })());

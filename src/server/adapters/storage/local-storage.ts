@@ -4,7 +4,14 @@ import { mkdir, readFile, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { isSafeKey, type SignedUrlOptions, type Storage } from './storage.ts';
+import {
+  isSafeKey,
+  type ServedFiles,
+  type SignatureCheck,
+  type SignedFileRequest,
+  type SignedUrlOptions,
+  type Storage,
+} from './storage.ts';
 
 export interface LocalStorageOptions {
   root: string;
@@ -14,15 +21,6 @@ export interface LocalStorageOptions {
   publicPath: string;
   now?: () => number;
 }
-
-export interface SignedFileRequest {
-  key: string;
-  expires: string | undefined;
-  signature: string | undefined;
-  download: string | undefined;
-}
-
-export type SignatureCheck = 'valid' | 'expired' | 'invalid';
 
 function processIsAlive(pid: number): boolean {
   try {
@@ -35,13 +33,22 @@ function processIsAlive(pid: number): boolean {
 }
 
 /** Local disk behind HMAC-signed, expiring URLs: the embedded stand-in for a private bucket. */
-export class LocalStorage implements Storage {
+export class LocalStorage implements Storage, ServedFiles {
   private readonly signingKey: Buffer;
   private readonly now: () => number;
 
   constructor(private readonly options: LocalStorageOptions) {
     this.signingKey = createHmac('sha256', options.secret).update('local-storage-urls').digest();
     this.now = options.now ?? Date.now;
+  }
+
+  /** Its signed URLs point at the app, which serves the files from here. */
+  get servedFiles(): ServedFiles {
+    return this;
+  }
+
+  get root(): string {
+    return this.options.root;
   }
 
   pathFor(key: string): string {

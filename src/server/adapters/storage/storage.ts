@@ -18,6 +18,32 @@ export interface Storage {
   delete(key: string): Promise<void>;
   deletePrefix(prefix: string): Promise<void>;
   signedUrl(key: string, options?: SignedUrlOptions): Promise<string>;
+  /**
+   * Present when another origin serves the signed URLs (a bucket's presigned URLs): the origin
+   * pages load files from, which the Content-Security-Policy must allow.
+   */
+  fileOrigin?(): Promise<string>;
+  /** Present when the app serves the signed URLs itself (local disk, under `/api/files`). */
+  readonly servedFiles?: ServedFiles;
+}
+
+/** A signed link to a file the app serves itself, as the request brings it. */
+export interface SignedFileRequest {
+  key: string;
+  expires: string | undefined;
+  signature: string | undefined;
+  download: string | undefined;
+}
+
+export type SignatureCheck = 'valid' | 'expired' | 'invalid';
+
+/** What the files route needs to answer a signed link: check it, then find the file on disk. */
+export interface ServedFiles {
+  /** The folder the files live under. */
+  readonly root: string;
+  check(request: SignedFileRequest): SignatureCheck;
+  exists(key: string): Promise<boolean>;
+  pathFor(key: string): string;
 }
 
 const safeSegment = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

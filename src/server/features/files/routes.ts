@@ -1,9 +1,8 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { LocalStorage } from '../../adapters/storage/local-storage.ts';
 import { filesPublicPath } from '../../adapters/storage/create-storage.ts';
-import { contentTypeForKey } from '../../adapters/storage/storage.ts';
+import { contentTypeForKey, type ServedFiles } from '../../adapters/storage/storage.ts';
 import { messages } from '../../../common/messages.ts';
 import { AppError } from '../../http/app-error.ts';
 
@@ -17,10 +16,7 @@ const querySchema = z.object({
  * Serves local-disk files behind signed, expiring URLs (the embedded stand-in for presigned
  * bucket URLs), with Range, ETag and caching for as long as the signature lives.
  */
-export async function fileRoutes(
-  app: FastifyInstance,
-  { storage, root }: { storage: LocalStorage; root: string },
-) {
+export async function fileRoutes(app: FastifyInstance, { files }: { files: ServedFiles }) {
   app.get(`${filesPublicPath}/*`, { schema: { hide: true } }, async (request, reply) => {
     // The router has already decoded the path once; decoding again would turn `%25` into `%`.
     const key = (request.params as { '*': string })['*'];
@@ -28,7 +24,7 @@ export async function fileRoutes(
     // A repeated parameter arrives as an array: a hand-edited link, not a server error.
     if (!parsed.success) throw new AppError('FORBIDDEN', messages.http.linkInvalid);
     const query = parsed.data;
-    const verdict = storage.check({
+    const verdict = files.check({
       key,
       expires: query.expires,
       signature: query.signature,
@@ -36,7 +32,7 @@ export async function fileRoutes(
     });
     if (verdict === 'expired') throw new AppError('FORBIDDEN', messages.http.linkExpired);
     if (verdict === 'invalid') throw new AppError('FORBIDDEN', messages.http.linkInvalid);
-    if (!(await storage.exists(key))) throw new AppError('NOT_FOUND', messages.http.fileNotFound);
+    if (!(await files.exists(key))) throw new AppError('NOT_FOUND', messages.http.fileNotFound);
     const secondsLeft = Math.max(0, Number(query.expires) - Math.floor(Date.now() / 1000));
     reply.header('content-type', contentTypeForKey(key));
     reply.header('cache-control', `private, max-age=${secondsLeft}`);
@@ -47,6 +43,8 @@ export async function fileRoutes(
         `attachment; filename="${query.download.replace(/[^\w.-]/g, '_')}"`,
       );
     }
-    return reply.sendFile(path.relative(root, storage.pathFor(key)), root, { cacheControl: false });
+    return reply.sendFile(path.relative(files.root, files.pathFor(key)), files.root, {
+      cacheControl: false,
+    });
   });
 }

@@ -1,0 +1,33 @@
+import { messages } from '../../../common/messages.ts';
+import { AppError } from '../app-error.ts';
+import { appWide } from './app-wide.ts';
+
+/**
+ * Text the database cannot store (NUL) or that is not Unicode at all (a lone surrogate) is
+ * refused before any route sees it, wherever it hides: body, query or path.
+ */
+export const refuseInvalidText = appWide('invalid-text', async (app) => {
+  app.addHook('preValidation', async (request) => {
+    if (
+      hasInvalidText(request.body) ||
+      hasInvalidText(request.query) ||
+      hasInvalidText(request.params)
+    )
+      throw new AppError('BAD_REQUEST', messages.http.invalidText);
+  });
+});
+
+// A NUL, or a UTF-16 surrogate without its other half.
+const invalidText =
+  // eslint-disable-next-line no-control-regex -- finding the NUL is the point
+  /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
+
+function hasInvalidText(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return invalidText.test(value);
+  if (depth > 32 || value === null || typeof value !== 'object' || Buffer.isBuffer(value))
+    return false;
+  for (const [key, item] of Object.entries(value)) {
+    if (invalidText.test(key) || hasInvalidText(item, depth + 1)) return true;
+  }
+  return false;
+}
