@@ -7,6 +7,8 @@
 //   BENCH_NSFW_MODELS=MobileNetV2,MobileNetV2Mid   the models to measure (default: all three)
 //   BENCH_FIXTURES_DIR=../shared/fixtures           the full fixture set, when present
 //   BENCH_ROUNDS=1                                  timing rounds (the fastest counts)
+//   BENCH_PICTURES_PER_GROUP=2                      at most this many pictures of each folder
+//                                                   (default: all; npm test's smoke run uses 2)
 //
 // The pictures: every JPEG, PNG and WebP under tests/fixtures/photos, assets/seed, assets/people
 // and, when the folder exists, BENCH_FIXTURES_DIR (photos and garments), except bad-files, each
@@ -31,6 +33,7 @@ import { machine, writeResults } from './support/results.ts';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+const perGroup = Number(process.env.BENCH_PICTURES_PER_GROUP ?? Infinity);
 const fixturesDir = path.resolve(repo, process.env.BENCH_FIXTURES_DIR ?? '../shared/fixtures');
 const modelNames = (process.env.BENCH_NSFW_MODELS ?? Object.keys(nsfwModels).join(','))
   .split(',')
@@ -152,7 +155,10 @@ async function measure(model: NsfwModelName, pictures: Picture[]): Promise<Model
 const explicit = (scores: NsfwScores) => scores.Porn + scores.Hentai;
 const percent = (value: number) => `${(value * 100).toFixed(value < 0.001 ? 3 : 1)}%`;
 
-const pictures = [...fixturePictures(), ...catalogPictures()];
+const pictures = [...fixturePictures(), ...catalogPictures()].filter(
+  (picture, index, all) =>
+    all.slice(0, index).filter((earlier) => earlier.group === picture.group).length < perGroup,
+);
 const groups = [...new Set(pictures.map((picture) => picture.group))];
 console.log(
   `nsfw: ${pictures.length} pictures (${groups.join(', ')}), models ${modelNames.join(', ')}, best of ${rounds} rounds`,

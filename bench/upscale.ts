@@ -5,6 +5,7 @@
 //
 //   npm run bench upscale
 //   BENCH_ROUNDS=3   pictures upscaled per model after a first (cold) one; the median counts
+//   BENCH_UPSCALE_MODELS=esrgan-slim   the models to measure (default: both)
 //
 // Each row is one model's pool in this process (the other one closed): its first picture (the
 // threads start and load the model) is reported apart, then BENCH_ROUNDS pictures. Wall time,
@@ -135,7 +136,10 @@ const lanczos = await measure('sharp lanczos3 resize (the floor)', false, async 
   return { data, width: width * upscaleFactor, height: height * upscaleFactor };
 });
 const modelRows = [];
-for (const model of ['esrgan-slim', 'esrgan-medium'] satisfies UpscaleModelName[]) {
+const models = (process.env.BENCH_UPSCALE_MODELS ?? 'esrgan-slim,esrgan-medium')
+  .split(',')
+  .map((name) => name.trim()) as UpscaleModelName[];
+for (const model of models) {
   const label = `upscaleToHd, ${model}${model === defaultUpscaleModel ? ' (the default)' : ''}`;
   modelRows.push(await measure(label, true, () => upscaleToHd(picture, { model })));
   await closeUpscaler();

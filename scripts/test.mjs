@@ -198,6 +198,12 @@ const stages = {
       // The product's NSFW model only: the others are compared in the full benchmark (InceptionV3
       // alone took minutes of the smoke run).
       BENCH_NSFW_MODELS: 'MobileNetV2Mid',
+      // What each benchmark needs to show it still runs, not its whole input: two pictures per
+      // folder for the NSFW check, the memory benchmark without its diagnostic rows, and the
+      // product's upscaling model only.
+      BENCH_PICTURES_PER_GROUP: '2',
+      BENCH_DIAGNOSTICS: 'false',
+      BENCH_UPSCALE_MODELS: 'esrgan-slim',
     };
     for (const name of readdirSync('bench').filter((file) => file.endsWith('.ts'))) {
       const status = await run(
