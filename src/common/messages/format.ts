@@ -1,6 +1,6 @@
 // Small helpers and phrases shared by several groups of messages (see messages.ts).
 
-import { photos } from '../product.ts';
+import { photos } from '../product/photos.ts';
 
 /** '1 credit', '3 credits'. */
 export function plural(n: number, one: string, many = `${one}s`): string {

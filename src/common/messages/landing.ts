@@ -1,7 +1,8 @@
 // The landing page's words. Part of `messages` (as `messages.landing`); the landing imports them
 // from here so it does not download the words of every other page.
 
-import { brand, landing as landingNumbers } from '../product.ts';
+import { brand } from '../product/brand.ts';
+import { landing as landingNumbers } from '../product/landing.ts';
 import { photoRange } from './format.ts';
 
 /** `messages.landing`: the landing page (`/`). */

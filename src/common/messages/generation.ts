@@ -1,0 +1,207 @@
+// The words of generating pictures, one at a time or in bulk.
+// Part of `messages` (messages.ts composes each group under its usual name); the web app
+// imports them from here, so a page downloads only the words it uses.
+
+import { costs } from '../product/credits.ts';
+import { photoRange, plural } from './format.ts';
+
+/**
+ * `messages.generation`: generating pictures: custom prompts, results, the generated list, a
+ * picture's page.
+ */
+export const generationMessages = {
+  customTitle: 'Custom Image Generation',
+  customHint: 'Use your own prompts with your trained AI models',
+  proBanner: 'Custom Prompts - Pro & Premium Feature',
+  upgradeToUnlock: 'Upgrade to unlock',
+  selectAll: 'Select All',
+  selectAllCount: (n: number) => `Select All (${n})`,
+  chooseModel: 'Choose a model',
+  selectedModels: (n: number) => `${plural(n, 'model')} selected`,
+  modelTraining: 'Training...',
+  modelLocked: 'Custom prompts need a Pro, Premium or Enterprise plan',
+  noModels: 'You have no trained AI model yet.',
+  noModelsHint: `Train your own AI model from ${photoRange} photos, then write prompts for it here.`,
+  createModel: 'Create your AI model',
+  bulkNote: (n: number) => `${plural(n, 'model')} selected: one image each, made as one bulk job.`,
+  promptCount: (n: number, max: number) => `${n} / ${max} characters`,
+  promptLabel: 'Prompt',
+  promptPlaceholder:
+    'Describe the photo you want, e.g. "Professional headshot in a bright modern office, wearing a navy suit"',
+  promptTooLong: (max: number) => `Please keep your prompt under ${max} characters`,
+  tipsTitle: 'Prompt Tips',
+  tips: [
+    'Describe the setting, lighting and mood',
+    'Mention clothing, pose and expression',
+    'Name a style: cinematic, studio portrait, film photo',
+    'Keep it to one scene per prompt',
+  ],
+  customButton: {
+    createModelFirst: 'Create AI Model First',
+    upgrade: 'Upgrade to Generate',
+    generating: 'Generating...',
+    needCredits: 'Need Credits',
+    generate: 'Generate Image',
+  },
+  presetButton: {
+    loading: 'Loading',
+    login: 'Login to Generate',
+    createModelFirst: 'Create an AI Model First',
+    getSubscription: 'Get Subscription to Generate',
+    buyCredits: 'Buy More Credits',
+    generate: 'Generate Now',
+  },
+  mustBeLoggedIn: 'You must be logged in',
+  failed: 'Failed to generate image',
+  invalidCursor: 'This list position is not valid. Please reload the list.',
+  timedOut: 'Generating took too long and was stopped.',
+  needMoreCredits: 'You need more credits to generate images',
+  needSubscription: 'You need an active subscription',
+  needAtLeastOneCredit: `You need at least ${plural(costs.creditsPerImage, 'credit')} to generate images`,
+  enterPrompt: 'Please enter a prompt',
+  selectModel: 'Please select a model',
+  customPromptsProOnly: 'Custom prompts are only available for Pro and Premium subscribers',
+  missingInformation: 'Missing required information for generation',
+  queued: 'Generation queued successfully! Processing will begin shortly.',
+  viewImages: 'View Images',
+  refunded: 'This generation failed. Your credit has been refunded.',
+  customModelName: (name: string) => `Custom: ${name}`,
+  likeness: (n: number) => `${n}% likeness`,
+  likenessHint: 'How closely the face matches your training photos',
+  likenessRefunded: 'Credit refunded',
+  likenessRefundedHint:
+    'This photo may not look enough like you, even after we made it again, so its credit went back to your balance.',
+  preview: 'Preview',
+  previewHint:
+    'Made on this server by the offline studio engine: you, cut out of your own photos and lit into the scene. AI generation from a trained model needs an image provider.',
+  favourite: 'Add to favourites',
+  unfavourite: 'Remove from favourites',
+  favouriteFailed: 'Failed to update your favourites. Please try again.',
+  openImage: (name: string) => `Open ${name}`,
+  // Where the user pressed Generate (a preset page, the custom prompt panel): the picture's
+  // progress and then the picture itself.
+  result: {
+    title: 'Your new photo',
+    processing: 'Generating your photo... It usually takes under a minute.',
+    progressLabel: 'Generating your photo',
+    ready: 'Your photo is ready',
+    failed: 'This photo could not be made. Your credit has been refunded.',
+    seeAll: 'See all your photos',
+    open: 'Open',
+  },
+  modal: {
+    processingTitle: 'Generating your photo...',
+    processingText:
+      'This usually takes under a minute. You can close this window: the photo appears in your list by itself.',
+    openDetail: 'Open full page',
+  },
+  // The offline studio engine's failure (shown on the failed generation; the credit is refunded).
+  likenessMissing: "Your AI model's face data could not be read. Please train the model again.",
+  status: {
+    processing: 'Processing',
+    complete: 'Complete',
+    failed: 'Failed',
+  },
+  blocked: {
+    title: "Couldn't Generate Photo",
+    text: 'This content was blocked by our safety filters',
+    moreInfo: 'More Info',
+    dialogTitle: 'Why was this blocked?',
+    dialogText:
+      'Our service does not allow NSFW content. Our safety filters flagged this image, so it cannot be shown. Please rephrase your prompt and try again.',
+    noticeTitle: 'Content Notice',
+    noticeText: 'This generation was flagged by our safety filters and cannot be displayed.',
+  },
+  history: {
+    title: 'Generated',
+    loginRequired: 'Please log in to see your generated images.',
+    empty: 'No generated images yet',
+    emptyHint: 'Pick a style or write a prompt to create your first photo.',
+    bulkJobs: 'Bulk jobs',
+    singleImages: 'Images',
+    newBadge: 'New',
+    filterLabel: 'Show',
+    all: 'All',
+    favourites: 'Favourites',
+    downloadFavourites: 'Download favourites (zip)',
+    loadMore: 'Load more',
+    loadFailed: 'Failed to load your generated images',
+    noFavourites: 'No favourites yet',
+    noFavouritesHint: 'Open an image and add it to your favourites to find it here.',
+    browsePresets: 'Browse presets',
+    // Several images at once: download as one zip, favourite or delete them together.
+    selection: {
+      select: 'Select',
+      done: 'Done',
+      label: 'Selected images',
+      count: (n: number) => `${plural(n, 'image')} selected`,
+      selectImage: (title: string) => `Select ${title}`,
+      download: 'Download (zip)',
+      favourite: 'Add to favourites',
+      delete: 'Delete',
+      deleteTitle: (n: number) => `Delete ${plural(n, 'image')}?`,
+      deleteText: 'They are removed permanently.',
+      deleted: (n: number) => `${plural(n, 'image')} deleted`,
+      favourited: (n: number) => `${plural(n, 'image')} added to favourites`,
+      someFailed: (n: number) => `${plural(n, 'image')} could not be changed. Please try again.`,
+    },
+  },
+  detail: {
+    invalidId: 'Invalid generation ID',
+    notFound: 'Image not found',
+    download: 'Download',
+    delete: 'Delete',
+    deleteConfirmTitle: 'Delete this image?',
+    deleteConfirmText: 'The image is removed permanently.',
+    deleted: 'Image deleted',
+    deleteFailed: (reason: string) => `Failed to delete image: ${reason}`,
+    downloadFailed: 'Failed to download image',
+    downloaded: 'Image downloaded successfully!',
+    prompt: 'Prompt',
+    model: 'Model',
+    created: 'Created',
+    style: 'Style',
+    loadFailed: 'Failed to load image',
+    back: 'Back to generated images',
+  },
+} as const;
+
+/** `messages.bulk`: bulk generation. */
+export const bulkMessages = {
+  proOnly: 'Bulk generation is only available for Pro and Premium subscribers',
+  selectAtLeastOne: 'Please select at least one model',
+  enterPrompt: 'Please enter a prompt',
+  chooseUserModel: 'Please select a model',
+  cost: (n: number) =>
+    `This uses ${plural(n * costs.creditsPerBulkImage, 'credit')} (${plural(costs.creditsPerBulkImage, 'credit')} per selected model).`,
+  createFailed: (message: string) => `Failed to create bulk job: ${message}`,
+  createFailedNoData: 'Failed to create bulk job - no data returned',
+  startFailed: 'Failed to start bulk generation',
+  noneQueued: 'Failed to queue any generations. Please try again.',
+  queuedWithFailures: (queued: number, failures: number) =>
+    `Queued ${queued} images for generation with ${failures} failures.`,
+  allQueued: (n: number) => `All ${n} images queued for generation!`,
+  comingSoonTitle: 'Bulk Generate',
+  comingSoon: 'The bulk generation interface is coming soon.',
+  dialogTitle: 'Bulk Generate',
+  dialogText: (n: number) =>
+    `Generate ${plural(n, 'selected style')} at once with one of your AI models.`,
+  submit: (n: number) => `Generate ${plural(n, 'image')}`,
+  submitting: 'Starting...',
+  progressLabel: 'Bulk generation progress',
+  downloadAll: 'Download all (zip)',
+  imagesTitle: 'Images',
+  openJob: (label: string) => `Open ${label}`,
+  jobLabel: 'Custom Prompt Generation',
+  presetJobLabel: (n: number, modelName: string) => `${plural(n, 'style')} with ${modelName}`,
+  invalidId: 'Invalid bulk generation ID',
+  notFound: 'Job not found',
+  loadFailed: 'Failed to load job details',
+  progress: (completed: number, total: number) => `${completed} of ${total} images`,
+  failedCount: (n: number) => `${n} failed`,
+  status: {
+    completed: 'Completed',
+    processing: 'Processing',
+    failed: 'Failed',
+  },
+} as const;
