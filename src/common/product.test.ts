@@ -1,28 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { messages } from './messages.ts';
+import { signupMessages } from './messages/auth.ts';
+import { billingMessages } from './messages/billing.ts';
+import { catalogMessages } from './messages/catalog.ts';
+import { bulkMessages, generationMessages } from './messages/generation.ts';
+import { trainingMessages } from './messages/models.ts';
+import { offerMessages, quizMessages } from './messages/quiz.ts';
+import { createModelMessages, uploadMessages, validationMessages } from './messages/studio.ts';
+import { creditPackById, creditPacks } from './product/credit-packs.ts';
+import { costs } from './product/credits.ts';
+import { formatUsd, usdToCents } from './product/money.ts';
+import { planByPriceId, plans, PLANS_ON_SALE, PRICE_IDS, yearlyOffer } from './product/plans.ts';
+import { quizFeedbackLevel, quizPercentage } from './product/quiz.ts';
+import { isProtectedPath } from './product/routes.ts';
 import {
   canUseBulk,
   canUseCustomPrompts,
   canUseTryOn,
-  costs,
-  creditPackById,
-  creditPacks,
-  formatUsd,
-  isProtectedPath,
   modelLimit,
-  paymentPollDelayMs,
-  planByPriceId,
-  plans,
-  PLANS_ON_SALE,
-  PRICE_IDS,
-  quizFeedbackLevel,
-  quizPercentage,
   tierGates,
   TIERS,
   toTier,
-  usdToCents,
-  yearlyOffer,
-} from './product.ts';
+} from './product/tiers.ts';
+import { paymentPollDelayMs } from './product/timings.ts';
 
 describe('tier gates', () => {
   it('keeps custom prompts, bulk and try-on from none and basic', () => {
@@ -162,7 +161,7 @@ describe('helpers', () => {
     expect(quizFeedbackLevel(40)).toBe('medium');
     expect(quizFeedbackLevel(69)).toBe('medium');
     expect(quizFeedbackLevel(70)).toBe('high');
-    expect(messages.quiz.results.feedback.high.startsWith('Impressive!')).toBe(true);
+    expect(quizMessages.results.feedback.high.startsWith('Impressive!')).toBe(true);
   });
 
   it('recognises protected paths', () => {
@@ -177,44 +176,44 @@ describe('helpers', () => {
 
 describe('messages', () => {
   it('interpolates numbers and names', () => {
-    expect(messages.createModel.insufficientCreditsForTraining(12)).toBe(
+    expect(createModelMessages.insufficientCreditsForTraining(12)).toBe(
       `Insufficient Credits: Training a new AI model costs ${costs.trainingCredits} credits, but you only have 12 credits available. Please purchase more credits to continue.`,
     );
-    expect(messages.billing.invalidPlan('gold')).toBe('Invalid plan: gold');
-    expect(messages.billing.currentPlanNotice('Pro')).toBe('You are currently on the Pro plan');
-    expect(messages.billing.creditsPerMonth(500)).toBe('500 Credits / Month');
-    expect(messages.bulk.queuedWithFailures(3, 2)).toBe(
+    expect(billingMessages.invalidPlan('gold')).toBe('Invalid plan: gold');
+    expect(billingMessages.currentPlanNotice('Pro')).toBe('You are currently on the Pro plan');
+    expect(billingMessages.creditsPerMonth(500)).toBe('500 Credits / Month');
+    expect(bulkMessages.queuedWithFailures(3, 2)).toBe(
       'Queued 3 images for generation with 2 failures.',
     );
-    expect(messages.bulk.allQueued(5)).toBe('All 5 images queued for generation!');
-    expect(messages.upload.someFailed(2)).toBe('Some uploads failed (2). See details.');
-    expect(messages.upload.failedToUpload('a.jpg', 'too big')).toBe(
+    expect(bulkMessages.allQueued(5)).toBe('All 5 images queued for generation!');
+    expect(uploadMessages.someFailed(2)).toBe('Some uploads failed (2). See details.');
+    expect(uploadMessages.failedToUpload('a.jpg', 'too big')).toBe(
       'Failed to upload a.jpg: too big',
     );
-    expect(messages.catalog.loadModelsFailed('timeout')).toBe('Failed to load models: timeout');
-    expect(messages.quiz.progress(3, 16)).toBe('Question 3 of 16');
-    expect(messages.quiz.score(2, 3)).toBe('Score: 2 / 3');
-    expect(messages.quiz.results.outOf(9, 16)).toBe('9 out of 16 correct');
+    expect(catalogMessages.loadModelsFailed('timeout')).toBe('Failed to load models: timeout');
+    expect(quizMessages.progress(3, 16)).toBe('Question 3 of 16');
+    expect(quizMessages.score(2, 3)).toBe('Score: 2 / 3');
+    expect(quizMessages.results.outOf(9, 16)).toBe('9 out of 16 correct');
   });
 
   it('writes the numbers of the specification into fixed texts', () => {
-    expect(messages.signup.offerBadge).toBe('Limited time: $59/year (save 67%)');
-    expect(messages.signup.passwordTooShort).toBe('Password must be at least 6 characters long');
-    expect(messages.upload.tooFewPassed).toBe(
+    expect(signupMessages.offerBadge).toBe('Limited time: $59/year (save 67%)');
+    expect(signupMessages.passwordTooShort).toBe('Password must be at least 6 characters long');
+    expect(uploadMessages.tooFewPassed).toBe(
       'At least 8 images are needed to train your AI model. Please add more images.',
     );
-    expect(messages.upload.tooMany).toBe(
+    expect(uploadMessages.tooMany).toBe(
       'You can add a maximum of 12 images. Please remove some of the images.',
     );
-    expect(messages.training.bannerEstimate).toBe('Estimated time left: 10 minutes');
-    expect(messages.generation.needAtLeastOneCredit).toBe(
+    expect(trainingMessages.bannerEstimate).toBe('Estimated time left: 10 minutes');
+    expect(generationMessages.needAtLeastOneCredit).toBe(
       'You need at least 1 credit to generate images',
     );
-    expect(messages.validation.reasons.tooSmall).toBe(
+    expect(validationMessages.reasons.tooSmall).toBe(
       'Photo is too small (the short side must be at least 512 px)',
     );
-    expect(messages.validation.reasons.fileTooLarge).toBe('File is larger than 10 MB');
-    expect(messages.offer.claims[0]).toBe('30-Day Money-Back Guarantee');
-    expect(messages.createModel.modelLimitReached('Basic', 1)).toContain('up to 1 AI model.');
+    expect(validationMessages.reasons.fileTooLarge).toBe('File is larger than 10 MB');
+    expect(offerMessages.claims[0]).toBe('30-Day Money-Back Guarantee');
+    expect(createModelMessages.modelLimitReached('Basic', 1)).toContain('up to 1 AI model.');
   });
 });

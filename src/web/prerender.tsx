@@ -6,7 +6,7 @@
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router';
 import { pageTitleMessages } from '../common/messages/shell.ts';
-import { routes } from '../common/product.ts';
+import { routes } from '../common/product/routes.ts';
 import { App } from './app/app.tsx';
 import { AppRoutes, preloadLandingPage } from './app/router.tsx';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { messages } from '../messages.ts';
+import { accountMessages } from '../messages/account.ts';
 
 export const tierSchema = z.enum(['none', 'basic', 'pro', 'premium', 'enterprise']);
 
@@ -33,8 +33,8 @@ export type MeResponse = z.infer<typeof meResponseSchema>;
 
 /** `DELETE /api/account`: the word the user typed, so a stray request cannot delete an account. */
 export const deleteAccountRequestSchema = z.object({
-  confirm: z.literal(messages.account.deleteAccount.confirmWord, {
-    error: messages.account.deleteAccount.confirmPrompt,
+  confirm: z.literal(accountMessages.deleteAccount.confirmWord, {
+    error: accountMessages.deleteAccount.confirmPrompt,
   }),
 });
 export type DeleteAccountRequest = z.infer<typeof deleteAccountRequestSchema>;

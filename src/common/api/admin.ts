@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { messages } from '../messages.ts';
-import { catalog } from '../product.ts';
+import { adminMessages } from '../messages/admin.ts';
+import { catalog } from '../product/catalog.ts';
 import {
   catalogImageSchema,
   categorySchema,
@@ -21,7 +21,7 @@ export const manualIdSchema = z
   .trim()
   .min(1)
   .max(catalog.manualIdMaxLength)
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { error: messages.admin.manualIdRule });
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { error: adminMessages.manualIdRule });
 
 const displayName = z.string().trim().min(1).max(catalog.displayNameMaxLength);
 const description = z.string().trim().max(catalog.descriptionMaxLength);
@@ -32,7 +32,7 @@ const prompt = z
   .min(1)
   .max(catalog.promptMaxLength)
   .refine((value) => value.includes(catalog.triggerPlaceholder), {
-    error: messages.admin.promptNeedsTrigger,
+    error: adminMessages.promptNeedsTrigger,
   });
 const caption = z.string().trim().max(catalog.captionMaxLength);
 

@@ -1,6 +1,13 @@
 import { z } from 'zod';
-import { messages } from '../messages.ts';
-import { auth as authLimits, routes } from '../product.ts';
+import {
+  authMessages,
+  googleMessages,
+  loginMessages,
+  passwordResetMessages,
+  signupMessages,
+} from '../messages/auth.ts';
+import { auth as authLimits } from '../product/auth.ts';
+import { routes } from '../product/routes.ts';
 
 /**
  * The bodies the web app sends to `/api/auth/*`. The server validates them with these schemas
@@ -34,33 +41,33 @@ export function isSafeRelativePath(value: string): boolean {
 }
 
 export const relativePathSchema = z
-  .string(messages.auth.invalidRedirect)
-  .max(2048, messages.auth.invalidRedirect)
-  .refine(isSafeRelativePath, messages.auth.invalidRedirect);
+  .string(authMessages.invalidRedirect)
+  .max(2048, authMessages.invalidRedirect)
+  .refine(isSafeRelativePath, authMessages.invalidRedirect);
 
 const emailSchema = z
-  .string({ error: messages.login.missingFields })
+  .string({ error: loginMessages.missingFields })
   .trim()
   .toLowerCase()
-  .min(1, messages.login.missingFields)
-  .max(254, messages.auth.invalidEmail)
-  .pipe(z.email({ error: messages.auth.invalidEmail }));
+  .min(1, loginMessages.missingFields)
+  .max(254, authMessages.invalidEmail)
+  .pipe(z.email({ error: authMessages.invalidEmail }));
 
 /** A password being chosen (sign-up, reset): the length rules of the specification. */
 const newPasswordSchema = z
-  .string({ error: messages.login.missingFields })
-  .min(1, messages.login.missingFields)
-  .min(authLimits.passwordMinLength, messages.signup.passwordTooShort)
-  .max(authLimits.passwordMaxLength, messages.signup.passwordTooLong);
+  .string({ error: loginMessages.missingFields })
+  .min(1, loginMessages.missingFields)
+  .min(authLimits.passwordMinLength, signupMessages.passwordTooShort)
+  .max(authLimits.passwordMaxLength, signupMessages.passwordTooLong);
 
 /** `POST /api/auth/sign-up/email`. `name` defaults to the part of the email before the @. */
 export const signUpRequestSchema = z.object({
   email: emailSchema,
   password: newPasswordSchema,
   name: z
-    .string(messages.auth.invalidRequest)
+    .string(authMessages.invalidRequest)
     .trim()
-    .max(100, messages.auth.invalidRequest)
+    .max(100, authMessages.invalidRequest)
     .optional(),
 });
 export type SignUpRequest = z.input<typeof signUpRequestSchema>;
@@ -69,10 +76,10 @@ export type SignUpRequest = z.input<typeof signUpRequestSchema>;
 export const signInRequestSchema = z.object({
   email: emailSchema,
   password: z
-    .string({ error: messages.login.missingFields })
-    .min(1, messages.login.missingFields)
-    .max(authLimits.passwordMaxLength, messages.login.invalidCredentials),
-  rememberMe: z.boolean(messages.auth.invalidRequest).optional(),
+    .string({ error: loginMessages.missingFields })
+    .min(1, loginMessages.missingFields)
+    .max(authLimits.passwordMaxLength, loginMessages.invalidCredentials),
+  rememberMe: z.boolean(authMessages.invalidRequest).optional(),
 });
 export type SignInRequest = z.input<typeof signInRequestSchema>;
 
@@ -82,7 +89,7 @@ export type SignInRequest = z.input<typeof signInRequestSchema>;
  * `?error=<code>`. Both must be paths on this site.
  */
 export const socialSignInRequestSchema = z.object({
-  provider: z.literal('google', messages.google.unavailable),
+  provider: z.literal('google', googleMessages.unavailable),
   callbackURL: relativePathSchema.default(routes.dashboard),
   errorCallbackURL: relativePathSchema.default(routes.login),
   newUserCallbackURL: relativePathSchema.optional(),
@@ -96,9 +103,9 @@ export type RequestPasswordResetRequest = z.input<typeof requestPasswordResetSch
 /** `POST /api/auth/reset-password`, with the token the reset page found in its URL. */
 export const resetPasswordRequestSchema = z.object({
   token: z
-    .string({ error: messages.passwordReset.invalidLink })
-    .min(1, messages.passwordReset.invalidLink)
-    .max(256, messages.passwordReset.invalidLink),
+    .string({ error: passwordResetMessages.invalidLink })
+    .min(1, passwordResetMessages.invalidLink)
+    .max(256, passwordResetMessages.invalidLink),
   newPassword: newPasswordSchema,
 });
 export type ResetPasswordRequest = z.input<typeof resetPasswordRequestSchema>;

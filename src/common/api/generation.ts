@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lists, prompt } from '../product.ts';
+import { lists, prompt } from '../product/limits.ts';
 
 /**
  * Generation: one image from a preset or a custom prompt, bulk jobs of many, the user's

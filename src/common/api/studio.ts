@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { genders, modelName } from '../product.ts';
+import { modelName } from '../product/limits.ts';
+import { genders } from '../product/training.ts';
 
 /**
  * Model creation and My Models: the draft's training photos (upload, live validation, delete),

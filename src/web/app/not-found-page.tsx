@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
 import { notFoundMessages, pageTitleMessages } from '../../common/messages/shell.ts';
-import { routes } from '../../common/product.ts';
+import { routes } from '../../common/product/routes.ts';
 import { Image } from '../components/image.tsx';
 import { Button } from '../components/ui/button.tsx';
 import { Container } from '../components/ui/container.tsx';

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { network } from '../../common/product.ts';
+import { network } from '../../common/product/timings.ts';
 import { isApiError } from '../lib/api-client.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { messages } from '../../common/messages.ts';
-import { routes } from '../../common/product.ts';
+import { authMessages } from '../../common/messages/auth.ts';
+import { commonMessages } from '../../common/messages/shell.ts';
+import { routes } from '../../common/product/routes.ts';
 import { Button } from '../components/ui/button.tsx';
 import { Spinner } from '../components/ui/spinner.tsx';
 import { rememberPostLoginRedirect } from '../lib/post-login-redirect.ts';
@@ -42,7 +43,7 @@ function AuthStatus() {
     <div className="flex min-h-dvh flex-col items-center justify-center gap-4 px-5 text-neutral-600">
       <Spinner size="lg" className="text-accent-600" />
       <p role="status" className="text-sm font-medium">
-        {messages.auth.checkingAuthentication}
+        {authMessages.checkingAuthentication}
       </p>
     </div>
   );
@@ -55,10 +56,10 @@ function AuthCheckFailed({ onRetry }: { onRetry: () => void }) {
       className="flex min-h-dvh flex-col items-center justify-center gap-5 px-5 text-center"
     >
       <h1 className="text-2xl font-semibold text-neutral-950">
-        {messages.common.somethingWentWrong}
+        {commonMessages.somethingWentWrong}
       </h1>
-      <p className="max-w-sm text-neutral-600">{messages.common.networkError}</p>
-      <Button onClick={onRetry}>{messages.common.tryAgain}</Button>
+      <p className="max-w-sm text-neutral-600">{commonMessages.networkError}</p>
+      <Button onClick={onRetry}>{commonMessages.tryAgain}</Button>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { dashboardQuery, routes } from '../../common/product.ts';
+import { dashboardQuery, routes } from '../../common/product/routes.ts';
 import { PageLoading } from './layouts/page-outlet.tsx';
 import { PlainLayout } from './layouts/plain-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';

@@ -1,7 +1,7 @@
 import type { ComponentProps } from 'react';
 import { Link } from 'react-router';
 import { commonMessages, navMessages } from '../../common/messages/shell.ts';
-import { routes } from '../../common/product.ts';
+import { routes } from '../../common/product/routes.ts';
 import { cn } from '../lib/cn.ts';
 
 /** The mark: a portrait silhouette in the accent tile (the favicon is the same drawing). */

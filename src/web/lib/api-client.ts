@@ -1,5 +1,5 @@
 import { commonMessages } from '../../common/messages/shell.ts';
-import { network, timings } from '../../common/product.ts';
+import { network, timings } from '../../common/product/timings.ts';
 
 /**
  * The one way the web app talks to its API: same-origin, cookie session, JSON in and out, a

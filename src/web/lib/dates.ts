@@ -1,4 +1,4 @@
-import { messages } from '../../common/messages.ts';
+import { commonMessages } from '../../common/messages/shell.ts';
 
 /**
  * Dates as the specification shows them: under 24 hours relative ("5 minutes ago"), otherwise
@@ -25,7 +25,7 @@ const dayMs = 24 * hourMs;
 // shown as just now instead of as an absolute date.
 const clockSkewMs = minuteMs;
 
-const texts = messages.common;
+const texts = commonMessages;
 
 /** `now` is a parameter so tests (and lists rendered in one pass) use one clock. */
 export function formatRelativeOrDate(value: DateInput, now: Date = new Date()): string {

@@ -1,4 +1,4 @@
-import { quiz } from '../../common/product.ts';
+import { quiz } from '../../common/product/quiz.ts';
 
 /**
  * Where to go after signing in: the protected page someone was sent away from, or the quiz

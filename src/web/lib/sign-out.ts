@@ -1,8 +1,8 @@
 import { useCallback, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { messages } from '../../common/messages.ts';
-import { routes } from '../../common/product.ts';
+import { logoutMessages } from '../../common/messages/auth.ts';
+import { routes } from '../../common/product/routes.ts';
 import { notify } from '../components/ui/toast.ts';
 import { api } from './api-client.ts';
 import { closeEventStream } from './event-stream.ts';
@@ -50,7 +50,7 @@ export function useSignOut(): { signOut: () => Promise<void>; isSigningOut: bool
       await api.post('/api/account/sign-out', {});
     } catch (error) {
       console.warn('Sign-out request failed', error);
-      notify.error(messages.logout.failed);
+      notify.error(logoutMessages.failed);
     }
     await endSession();
     setIsSigningOut(false);

@@ -1,4 +1,4 @@
-import { messages } from '../../common/messages.ts';
+import { commonMessages } from '../../common/messages/shell.ts';
 import { ApiError, clientErrorCodes, errorFromBody } from './api-client.ts';
 
 /**
@@ -73,18 +73,18 @@ export function uploadFile<T>(
           new ApiError(
             xhr.status,
             clientErrorCodes.invalidResponse,
-            messages.common.unexpectedError,
+            commonMessages.unexpectedError,
           ),
         );
       }
     });
     xhr.addEventListener('error', () => {
       cleanUp();
-      reject(new ApiError(0, clientErrorCodes.network, messages.common.networkError));
+      reject(new ApiError(0, clientErrorCodes.network, commonMessages.networkError));
     });
     xhr.addEventListener('timeout', () => {
       cleanUp();
-      reject(new ApiError(0, clientErrorCodes.timeout, messages.common.requestTimedOut));
+      reject(new ApiError(0, clientErrorCodes.timeout, commonMessages.requestTimedOut));
     });
     xhr.addEventListener('abort', () => {
       cleanUp();

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routes, type SubscriptionState, type Tier } from '../../../common/product.ts';
+import type { SubscriptionState } from '../../../common/product/credits.ts';
+import { routes } from '../../../common/product/routes.ts';
+import type { Tier } from '../../../common/product/tiers.ts';
 import { dashboardNextStep, presetsTabPath } from './next-step.ts';
 
 const plan = (tier: Tier, active = true): SubscriptionState => ({

@@ -1,12 +1,8 @@
 import type { UserModel } from '../../../common/api/studio.ts';
-import { messages } from '../../../common/messages.ts';
-import {
-  dashboardQuery,
-  modelLimit,
-  routes,
-  tierName,
-  type SubscriptionState,
-} from '../../../common/product.ts';
+import { dashboardMessages } from '../../../common/messages/dashboard.ts';
+import type { SubscriptionState } from '../../../common/product/credits.ts';
+import { dashboardQuery, routes } from '../../../common/product/routes.ts';
+import { modelLimit, tierName } from '../../../common/product/tiers.ts';
 import { countModelsTowardLimit } from '../../features/studio/create-model-rules.ts';
 
 /** The dashboard's presets tab, where "Generate photos" leads. */
@@ -43,7 +39,7 @@ export function dashboardNextStep({
   /** Null while the list loads. */
   models: readonly Pick<UserModel, 'status'>[] | null;
 }): NextStep {
-  const text = messages.dashboard;
+  const text = dashboardMessages;
   const buyCredits = { label: text.buyMoreCredits, to: routes.buyCredits };
   const createModel = { label: text.createModel.title, to: routes.createModel };
   const active = subscription?.active === true && subscription.tier !== 'none';

@@ -1,4 +1,4 @@
-import { dashboardQuery } from '../../../common/product.ts';
+import { dashboardQuery } from '../../../common/product/routes.ts';
 
 export type StudioMain = (typeof dashboardQuery.main)[number];
 export type StudioSub = (typeof dashboardQuery.sub)[number];

@@ -1,7 +1,7 @@
 import { LogOut } from 'lucide-react';
 import { NavLink } from 'react-router';
-import { messages } from '../../../common/messages.ts';
-import { routes } from '../../../common/product.ts';
+import { navMessages } from '../../../common/messages/shell.ts';
+import { routes } from '../../../common/product/routes.ts';
 import { BrandLogo } from '../../components/brand-logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Container } from '../../components/ui/container.tsx';
@@ -15,9 +15,9 @@ import { CopyrightLine } from './site-footer.tsx';
 import { SkipLink } from './skip-link.tsx';
 
 const links = [
-  { to: routes.tryOn, label: messages.nav.tryOn },
-  { to: routes.buyCredits, label: messages.nav.buyCredits },
-  { to: routes.account, label: messages.nav.account },
+  { to: routes.tryOn, label: navMessages.tryOn },
+  { to: routes.buyCredits, label: navMessages.buyCredits },
+  { to: routes.account, label: navMessages.account },
 ] as const;
 
 /** Signed-in pages (inside RequireAuth): studio navigation, Logout, and a copyright footer. */
@@ -47,7 +47,7 @@ export function AppLayout() {
               onClick={() => void signOut()}
             >
               {isSigningOut ? null : <LogOut aria-hidden="true" className="size-4" />}
-              {messages.nav.logout}
+              {navMessages.logout}
             </Button>
           </nav>
           <MobileMenu>
@@ -65,7 +65,7 @@ export function AppLayout() {
                 disabled={isSigningOut}
                 onClick={() => void signOut()}
               >
-                {messages.nav.logout}
+                {navMessages.logout}
               </button>
             </MobileMenuItem>
           </MobileMenu>

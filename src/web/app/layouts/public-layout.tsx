@@ -1,6 +1,6 @@
 import { Link, NavLink } from 'react-router';
 import { navMessages } from '../../../common/messages/shell.ts';
-import { routes } from '../../../common/product.ts';
+import { routes } from '../../../common/product/routes.ts';
 import { BrandLogo } from '../../components/brand-logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
 import { Container } from '../../components/ui/container.tsx';

@@ -1,7 +1,7 @@
 import { memo } from 'react';
 import { Link } from 'react-router';
 import { commonMessages, footerMessages } from '../../../common/messages/shell.ts';
-import { routes } from '../../../common/product.ts';
+import { routes } from '../../../common/product/routes.ts';
 import { BrandLogo } from '../../components/brand-logo.tsx';
 import { Container } from '../../components/ui/container.tsx';
 import { useHydrationSafe } from '../../lib/use-hydration-safe.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Eye, EyeOff } from 'lucide-react';
-import { messages } from '../../../common/messages.ts';
+import { authMessages } from '../../../common/messages/auth.ts';
 import { cn } from '../../lib/cn.ts';
 import { Input, type InputProps } from './input.tsx';
 
@@ -25,7 +25,7 @@ export function PasswordInput({ className, ...props }: Omit<InputProps, 'type'>)
       <button
         type="button"
         // One name and a pressed state (not a name that flips), as toggle buttons should be.
-        aria-label={messages.auth.showPassword}
+        aria-label={authMessages.showPassword}
         aria-pressed={visible}
         disabled={props.disabled}
         onClick={() => setVisible((shown) => !shown)}

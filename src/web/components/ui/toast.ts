@@ -1,5 +1,5 @@
 import type { ExternalToast } from 'sonner';
-import { timings } from '../../../common/product.ts';
+import { timings } from '../../../common/product/timings.ts';
 
 type Sonner = typeof import('sonner');
 

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
-import { timings } from '../../../common/product.ts';
+import { timings } from '../../../common/product/timings.ts';
 import { toastDemand } from './toast.ts';
 
 const SonnerToaster = lazy(async () => ({ default: (await import('sonner')).Toaster }));

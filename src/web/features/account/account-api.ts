@@ -1,5 +1,5 @@
 import type { DeleteAccountRequest } from '../../../common/api/account.ts';
-import { messages } from '../../../common/messages.ts';
+import { accountMessages } from '../../../common/messages/account.ts';
 import { apiRequest } from '../../lib/api-client.ts';
 
 /**
@@ -7,6 +7,6 @@ import { apiRequest } from '../../lib/api-client.ts';
  * confirmation word travels along so that no stray request can delete an account.
  */
 export function deleteAccount(): Promise<void> {
-  const body: DeleteAccountRequest = { confirm: messages.account.deleteAccount.confirmWord };
+  const body: DeleteAccountRequest = { confirm: accountMessages.deleteAccount.confirmWord };
   return apiRequest<void>('/api/account', { method: 'DELETE', body });
 }

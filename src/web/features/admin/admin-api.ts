@@ -12,7 +12,7 @@ import type {
 } from '../../../common/api/admin.ts';
 import type { GoodOrBad } from '../../../common/api/catalog.ts';
 import type { CostsResponse } from '../../../common/api/costs.ts';
-import { messages } from '../../../common/messages.ts';
+import { commonMessages } from '../../../common/messages/shell.ts';
 import { api, ApiError, type QueryValue } from '../../lib/api-client.ts';
 import { catalogQueryKeys } from '../catalog/catalog-api.ts';
 
@@ -184,11 +184,11 @@ function upload<T>(
         new ApiError(
           request.status,
           error?.code ?? `HTTP_${request.status}`,
-          error?.message ?? messages.common.unexpectedError,
+          error?.message ?? commonMessages.unexpectedError,
         ),
       );
     };
-    request.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', messages.common.networkError));
+    request.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', commonMessages.networkError));
     request.send(body);
   });
 }

@@ -1,5 +1,11 @@
-import { messages } from '../../../common/messages.ts';
-import { auth as authLimits } from '../../../common/product.ts';
+import {
+  authMessages,
+  googleMessages,
+  loginMessages,
+  passwordResetMessages,
+  signupMessages,
+} from '../../../common/messages/auth.ts';
+import { auth as authLimits } from '../../../common/product/auth.ts';
 import { isApiError } from '../../lib/api-client.ts';
 
 /**
@@ -21,7 +27,7 @@ const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function missingField(email: string, password: string): FormProblem | null {
   if (email.trim() && password) return null;
-  return { message: messages.login.missingFields, field: email.trim() ? 'password' : 'email' };
+  return { message: loginMessages.missingFields, field: email.trim() ? 'password' : 'email' };
 }
 
 /** Login: both fields are required ('Please enter both email and password'). */
@@ -34,18 +40,17 @@ export function validateSignUp(email: string, password: string): FormProblem | n
   const missing = missingField(email, password);
   if (missing) return missing;
   if (password.length < authLimits.passwordMinLength)
-    return { message: messages.signup.passwordTooShort, field: 'password' };
+    return { message: signupMessages.passwordTooShort, field: 'password' };
   if (password.length > authLimits.passwordMaxLength)
-    return { message: messages.signup.passwordTooLong, field: 'password' };
-  if (!emailShape.test(email.trim()))
-    return { message: messages.auth.invalidEmail, field: 'email' };
+    return { message: signupMessages.passwordTooLong, field: 'password' };
+  if (!emailShape.test(email.trim())) return { message: authMessages.invalidEmail, field: 'email' };
   return null;
 }
 
 /** The reset page's email: present and plausibly an address. */
 export function validateResetEmail(email: string): string | null {
-  if (!email.trim()) return messages.passwordReset.emailMissing;
-  if (!emailShape.test(email.trim())) return messages.auth.invalidEmail;
+  if (!email.trim()) return passwordResetMessages.emailMissing;
+  if (!emailShape.test(email.trim())) return authMessages.invalidEmail;
   return null;
 }
 
@@ -54,20 +59,20 @@ export function validateNewPassword(
   password: string,
   confirmation: string,
 ): { message: string; field: 'password' | 'confirmation' } | null {
-  if (!password) return { message: messages.passwordReset.passwordMissing, field: 'password' };
+  if (!password) return { message: passwordResetMessages.passwordMissing, field: 'password' };
   if (password.length < authLimits.passwordMinLength)
-    return { message: messages.signup.passwordTooShort, field: 'password' };
+    return { message: signupMessages.passwordTooShort, field: 'password' };
   if (password.length > authLimits.passwordMaxLength)
-    return { message: messages.signup.passwordTooLong, field: 'password' };
+    return { message: signupMessages.passwordTooLong, field: 'password' };
   if (password !== confirmation)
-    return { message: messages.passwordReset.passwordsDoNotMatch, field: 'confirmation' };
+    return { message: passwordResetMessages.passwordsDoNotMatch, field: 'confirmation' };
   return null;
 }
 
 /** Login failures: the server's own words (ours, translated), else the specification's. */
 export function signInErrorMessage(error: unknown): string {
-  if (isApiError(error)) return error.message || messages.login.failed;
-  return messages.login.unexpectedError;
+  if (isApiError(error)) return error.message || loginMessages.failed;
+  return loginMessages.unexpectedError;
 }
 
 export interface SignUpFailure {
@@ -88,18 +93,18 @@ const weakPasswordWords = /weak|too common|compromised|pwned/i;
 
 /** Sign-up failures, recognised as the specification lists them. */
 export function signUpFailure(error: unknown): SignUpFailure {
-  if (!isApiError(error)) return { message: messages.signup.failed, offerSignIn: false };
+  if (!isApiError(error)) return { message: signupMessages.failed, offerSignIn: false };
   if (
     error.code === 'CONFLICT' ||
     error.code.startsWith('USER_ALREADY_EXISTS') ||
     alreadyRegisteredWords.test(error.message)
   ) {
-    return { message: messages.signup.alreadyRegistered, offerSignIn: true };
+    return { message: signupMessages.alreadyRegistered, offerSignIn: true };
   }
   if (error.code === 'WEAK_PASSWORD' || weakPasswordWords.test(error.message)) {
-    return { message: messages.signup.weakPassword, offerSignIn: false };
+    return { message: signupMessages.weakPassword, offerSignIn: false };
   }
-  return { message: error.message || messages.signup.failed, offerSignIn: false };
+  return { message: error.message || signupMessages.failed, offerSignIn: false };
 }
 
 export type GoogleIntent = 'sign-in' | 'sign-up';
@@ -110,7 +115,7 @@ export type GoogleIntent = 'sign-in' | 'sign-up';
  */
 export function googleErrorMessage(intent: GoogleIntent, error: unknown): string {
   if (isApiError(error) && error.status > 0) return googleFailedMessage(intent);
-  return intent === 'sign-in' ? messages.google.signInError : messages.google.signUpError;
+  return intent === 'sign-in' ? googleMessages.signInError : googleMessages.signUpError;
 }
 
 /**
@@ -118,5 +123,5 @@ export function googleErrorMessage(intent: GoogleIntent, error: unknown): string
  * `?error=...`. In the page's words.
  */
 export function googleFailedMessage(intent: GoogleIntent): string {
-  return intent === 'sign-in' ? messages.google.signInFailed : messages.google.signUpFailed;
+  return intent === 'sign-in' ? googleMessages.signInFailed : googleMessages.signUpFailed;
 }

@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { messages } from '../../../common/messages.ts';
-import type { PriceId } from '../../../common/product.ts';
+import { billingMessages } from '../../../common/messages/billing.ts';
+import type { PriceId } from '../../../common/product/plans.ts';
 import { isApiError } from '../../lib/api-client.ts';
 import { rememberPostLoginRedirect } from '../../lib/post-login-redirect.ts';
 import { redirectTo, startCheckout } from './billing-api.ts';
 
-const text = messages.billing;
+const text = billingMessages;
 
 export interface PlanCheckoutOptions {
   /** `custom-prompt` or `tryon`: the server refuses Basic from custom prompts. */

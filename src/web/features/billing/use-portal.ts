@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { messages } from '../../../common/messages.ts';
-import { routes } from '../../../common/product.ts';
+import { billingMessages } from '../../../common/messages/billing.ts';
+import { routes } from '../../../common/product/routes.ts';
 import { isApiError } from '../../lib/api-client.ts';
 import { openPortal, redirectTo } from './billing-api.ts';
 
@@ -16,7 +16,7 @@ export function usePortal(returnPath: string = routes.account) {
     try {
       const answer = await openPortal(returnPath);
       if (!answer?.url) {
-        setError(messages.billing.noPortalUrl);
+        setError(billingMessages.noPortalUrl);
         setOpening(false);
         return;
       }
@@ -27,7 +27,7 @@ export function usePortal(returnPath: string = routes.account) {
       setError(
         isApiError(failure) && failure.status >= 400 && failure.status < 500
           ? failure.message
-          : messages.billing.portalFailed,
+          : billingMessages.portalFailed,
       );
       setOpening(false);
     }

@@ -1,5 +1,5 @@
 import type { PresetSummary } from '../../../common/api/catalog.ts';
-import { lists } from '../../../common/product.ts';
+import { lists } from '../../../common/product/limits.ts';
 
 /**
  * What a category's carousel on the dashboard shows (spec §9): at most 8 of its presets, those

@@ -12,8 +12,9 @@ import type {
   generationEvents,
   GenerationsPage,
 } from '../../../common/api/generation.ts';
-import { messages } from '../../../common/messages.ts';
-import { lists, routes } from '../../../common/product.ts';
+import { bulkMessages, generationMessages } from '../../../common/messages/generation.ts';
+import { lists } from '../../../common/product/limits.ts';
+import { routes } from '../../../common/product/routes.ts';
 import { api, ApiError, clientErrorCodes, isApiError } from '../../lib/api-client.ts';
 import { registerEventHandler } from '../../lib/event-stream.ts';
 import { customUpgradePath } from './generation-rules.ts';
@@ -120,7 +121,7 @@ export async function startBulk(body: BulkRequest): Promise<BulkCreated> {
   const created = await api.post<BulkCreated | undefined>('/api/bulk-jobs', body);
   // An answer without the job is the specification's "no data returned".
   if (!created?.bulkJob)
-    throw new ApiError(201, clientErrorCodes.invalidResponse, messages.bulk.createFailedNoData);
+    throw new ApiError(201, clientErrorCodes.invalidResponse, bulkMessages.createFailedNoData);
   return created;
 }
 
@@ -205,7 +206,7 @@ export interface RequestFailure {
  * (network, server error) shows the flow's fallback.
  */
 export function requestFailure(error: unknown, flow: 'preset' | 'custom' | 'bulk'): RequestFailure {
-  const fallback = flow === 'bulk' ? messages.bulk.startFailed : messages.generation.failed;
+  const fallback = flow === 'bulk' ? bulkMessages.startFailed : generationMessages.failed;
   if (!isApiError(error)) return { message: fallback };
   switch (error.code) {
     case 'INSUFFICIENT_CREDITS':
@@ -218,13 +219,13 @@ export function requestFailure(error: unknown, flow: 'preset' | 'custom' | 'bulk
         redirectTo: flow === 'custom' ? customUpgradePath : routes.subscription,
       };
     case 'UNAUTHORIZED':
-      return { message: messages.generation.mustBeLoggedIn, redirectTo: routes.login };
+      return { message: generationMessages.mustBeLoggedIn, redirectTo: routes.login };
   }
   if (error.status >= 400 && error.status < 500) return { message: error.message };
   if (flow === 'bulk' && error.code === clientErrorCodes.invalidResponse)
-    return { message: messages.bulk.createFailedNoData };
+    return { message: bulkMessages.createFailedNoData };
   if (flow === 'bulk' && error.status >= 500)
-    return { message: messages.bulk.createFailed(error.message) };
+    return { message: bulkMessages.createFailed(error.message) };
   return { message: fallback };
 }
 

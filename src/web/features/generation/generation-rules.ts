@@ -1,15 +1,9 @@
 import type { BadgeVariant } from '../../components/ui/badge.tsx';
-import { messages } from '../../../common/messages.ts';
-import {
-  canUseBulk,
-  canUseCustomPrompts,
-  costs,
-  dashboardQuery,
-  prompt as promptRules,
-  routes,
-  subscriptionFrom,
-  type Tier,
-} from '../../../common/product.ts';
+import { bulkMessages, generationMessages } from '../../../common/messages/generation.ts';
+import { costs } from '../../../common/product/credits.ts';
+import { prompt as promptRules } from '../../../common/product/limits.ts';
+import { dashboardQuery, routes, subscriptionFrom } from '../../../common/product/routes.ts';
+import { canUseBulk, canUseCustomPrompts, type Tier } from '../../../common/product/tiers.ts';
 
 /**
  * The generation screens' rules, kept pure so their order is testable without a page: the custom
@@ -50,11 +44,11 @@ export function canCustom(subscription: SubscriptionLike | null | undefined): bo
 export function bulkPlanGate(
   subscription: SubscriptionLike | null | undefined,
 ): { kind: 'tier' | 'inactive'; message: string; redirectTo?: string } | null {
-  if (!canUseBulk(subscription?.tier)) return { kind: 'tier', message: messages.bulk.proOnly };
+  if (!canUseBulk(subscription?.tier)) return { kind: 'tier', message: bulkMessages.proOnly };
   if (!hasActivePlan(subscription))
     return {
       kind: 'inactive',
-      message: messages.generation.needSubscription,
+      message: generationMessages.needSubscription,
       redirectTo: routes.subscription,
     };
   return null;
@@ -144,7 +138,7 @@ export function customButtonState({
   submitting,
   selectedCount,
 }: CustomButtonInput): { kind: CustomButtonKind; label: string } {
-  const labels = messages.generation.customButton;
+  const labels = generationMessages.customButton;
   if (!hasUsableModel) return { kind: 'createModelFirst', label: labels.createModelFirst };
   if (!canCustom(subscription)) return { kind: 'upgrade', label: labels.upgrade };
   if (submitting) return { kind: 'generating', label: labels.generating };
@@ -179,7 +173,7 @@ export function checkCustomGeneration({
   prompt,
   selected,
 }: CustomCheckInput): CheckOutcome {
-  const text = messages.generation;
+  const text = generationMessages;
   if (!signedIn) return { ok: false, message: text.mustBeLoggedIn, redirectTo: routes.login };
   if (!canCustom(subscription))
     return { ok: false, message: text.customPromptsProOnly, redirectTo: customUpgradePath };
@@ -226,12 +220,12 @@ export function checkPresetBulk({
     return gate.redirectTo
       ? { ok: false, message: gate.message, redirectTo: gate.redirectTo }
       : { ok: false, message: gate.message };
-  if (presetIds.length === 0) return { ok: false, message: messages.bulk.selectAtLeastOne };
-  if (!userModelId) return { ok: false, message: messages.bulk.chooseUserModel };
+  if (presetIds.length === 0) return { ok: false, message: bulkMessages.selectAtLeastOne };
+  if (!userModelId) return { ok: false, message: bulkMessages.chooseUserModel };
   if ((subscription?.credits ?? 0) < bulkCost(presetIds.length))
     return {
       ok: false,
-      message: messages.generation.needMoreCredits,
+      message: generationMessages.needMoreCredits,
       redirectTo: routes.buyCredits,
     };
   return { ok: true, userModelId, presetIds: [...presetIds] };
@@ -251,8 +245,8 @@ export function bulkQueuedMessage({
   failures: number;
 }): string {
   return failures > 0
-    ? messages.bulk.queuedWithFailures(queued, failures)
-    : messages.bulk.allQueued(queued);
+    ? bulkMessages.queuedWithFailures(queued, failures)
+    : bulkMessages.allQueued(queued);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -281,7 +275,7 @@ export function generationTitle(generation: {
 
 /** A bulk job's badge (spec §4): completed, processing, anything else is a failure. */
 export function bulkBadge(status: string): { label: string; variant: BadgeVariant } {
-  const labels = messages.bulk.status;
+  const labels = bulkMessages.status;
   if (status === 'completed') return { label: labels.completed, variant: 'success' };
   if (status === 'processing') return { label: labels.processing, variant: 'accent' };
   return { label: labels.failed, variant: 'danger' };

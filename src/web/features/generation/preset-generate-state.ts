@@ -1,4 +1,4 @@
-import { routes } from '../../../common/product.ts';
+import { routes } from '../../../common/product/routes.ts';
 import type { SessionState } from '../../lib/session.ts';
 
 /** The preset page's Generate button, in the specification's order of checks. */

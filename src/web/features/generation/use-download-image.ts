@@ -1,9 +1,9 @@
 import { useCallback, useState } from 'react';
-import { messages } from '../../../common/messages.ts';
+import { generationMessages } from '../../../common/messages/generation.ts';
 import { notify } from '../../components/ui/toast.ts';
 import type { Generation } from './generation-api.ts';
 
-const text = messages.generation.detail;
+const text = generationMessages.detail;
 
 /**
  * Downloads one generated image: fetches its signed download URL (same origin, so the page can

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { messages } from '../../../common/messages.ts';
+import { generationMessages } from '../../../common/messages/generation.ts';
 import { notify } from '../../components/ui/toast.ts';
 import {
   generationQueryKeys,
@@ -21,7 +21,7 @@ export function useToggleFavourite() {
       // Membership of the favourites list changed: that list refetches.
       void queryClient.invalidateQueries({ queryKey: generationQueryKeys.list('favourites') });
     },
-    onError: () => notify.error(messages.generation.favouriteFailed),
+    onError: () => notify.error(generationMessages.favouriteFailed),
   });
 }
 

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 // Type-only: the schemas live with zod, which the quiz bundle need not download.
 import type { QuizImagesResponse } from '../../../common/api/catalog.ts';
 import type { RedirectResponse } from '../../../common/api/billing.ts';
-import { routes } from '../../../common/product.ts';
+import { routes } from '../../../common/product/routes.ts';
 import { api } from '../../lib/api-client.ts';
 
 export const quizImagesQueryKey = ['catalog', 'quiz-images'] as const;

@@ -1,4 +1,4 @@
-import { quiz, quizPercentage } from '../../../common/product.ts';
+import { quiz, quizPercentage } from '../../../common/product/quiz.ts';
 
 /** What the results page reads: kept in session storage under `quizScore`, per tab. */
 export interface QuizScore {

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { messages } from '../../../common/messages.ts';
-import { routes, signupOffer } from '../../../common/product.ts';
+import { offerMessages } from '../../../common/messages/quiz.ts';
+import { routes, signupOffer } from '../../../common/product/routes.ts';
 import { notify } from '../../components/ui/toast.ts';
 import { isApiError } from '../../lib/api-client.ts';
 import { rememberPostLoginRedirect } from '../../lib/post-login-redirect.ts';
@@ -10,7 +10,7 @@ import { sessionQueryKey, sessionQueryOptions } from '../../lib/session.ts';
 import { redirectTo } from '../billing/billing-api.ts';
 import { startOfferCheckout } from './quiz-api.ts';
 
-const text = messages.offer;
+const text = offerMessages;
 
 /**
  * The offer's button. A visitor goes to sign up with the offer (and, should they sign in

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SubscriptionState } from '../../../common/product.ts';
+import type { SubscriptionState } from '../../../common/product/credits.ts';
 import {
   countModelsTowardLimit,
   createModelDecision,

@@ -1,13 +1,8 @@
 import type { UserModel } from '../../../common/api/studio.ts';
-import { messages } from '../../../common/messages.ts';
-import {
-  costs,
-  modelLimit,
-  routes,
-  tierName,
-  type SubscriptionState,
-  type Tier,
-} from '../../../common/product.ts';
+import { createModelMessages } from '../../../common/messages/studio.ts';
+import { costs, type SubscriptionState } from '../../../common/product/credits.ts';
+import { routes } from '../../../common/product/routes.ts';
+import { modelLimit, type Tier, tierName } from '../../../common/product/tiers.ts';
 import { isSafeRedirect } from '../../lib/post-login-redirect.ts';
 
 /** What Continue on /create-model does (spec §4), plus the plan's model limit. */
@@ -52,8 +47,8 @@ export function createModelDecision({
     return {
       kind: 'limitReached',
       message: topTier
-        ? messages.createModel.modelLimitReachedTopTier
-        : messages.createModel.modelLimitReached(tierName(tier), limit),
+        ? createModelMessages.modelLimitReachedTopTier
+        : createModelMessages.modelLimitReached(tierName(tier), limit),
       canUpgrade: !topTier,
     };
   }
@@ -66,15 +61,15 @@ export function createModelDecision({
   return {
     kind: 'insufficientCredits',
     to: routes.buyCredits,
-    message: messages.createModel.insufficientCreditsForTraining(subscription.credits),
+    message: createModelMessages.insufficientCreditsForTraining(subscription.credits),
   };
 }
 
 /** The in-dialog action: Continue with enough credits, else Buy Credits (spec §4). */
 export function creditsDialogAction(credits: number): { label: string; to: string } {
   return credits >= costs.trainingCredits
-    ? { label: messages.createModel.useCreditsConfirm, to: routes.examplePhotos }
-    : { label: messages.createModel.buyCredits, to: routes.buyCredits };
+    ? { label: createModelMessages.useCreditsConfirm, to: routes.examplePhotos }
+    : { label: createModelMessages.buyCredits, to: routes.buyCredits };
 }
 
 /** The `redirect` query of /create-model: a path of this site, else the dashboard. */

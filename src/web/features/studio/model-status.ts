@@ -1,8 +1,9 @@
 import type { BadgeVariant } from '../../components/ui/badge.tsx';
-import { messages } from '../../../common/messages.ts';
-import { canUseCustomPrompts, dashboardQuery, routes, type Tier } from '../../../common/product.ts';
+import { modelsMessages } from '../../../common/messages/models.ts';
+import { dashboardQuery, routes } from '../../../common/product/routes.ts';
+import { canUseCustomPrompts, type Tier } from '../../../common/product/tiers.ts';
 
-const statusText = messages.models.status;
+const statusText = modelsMessages.status;
 
 /** How a model card shows a status (spec §4). Anything the app does not know reads Unknown. */
 export interface ModelStatusView {

@@ -1,6 +1,7 @@
 import type { PhotoCounts, TrainingStatus } from '../../../common/api/studio.ts';
-import { messages } from '../../../common/messages.ts';
-import { photos, routes } from '../../../common/product.ts';
+import { uploadMessages, validationMessages } from '../../../common/messages/studio.ts';
+import { photos } from '../../../common/product/photos.ts';
+import { routes } from '../../../common/product/routes.ts';
 
 /** Why Continue is not offered on /upload-photos, in the order the page reports it. */
 export type PhotoIssue = 'someInvalid' | 'validating' | 'tooMany' | 'tooFewPassed';
@@ -9,10 +10,10 @@ export type PhotoContinueRule =
   { canContinue: true } | { canContinue: false; issue: PhotoIssue; message: string };
 
 const issueMessages: Record<PhotoIssue, string> = {
-  someInvalid: messages.upload.someInvalid,
-  validating: messages.validation.validating,
-  tooMany: messages.upload.tooMany,
-  tooFewPassed: messages.upload.tooFewPassed,
+  someInvalid: uploadMessages.someInvalid,
+  validating: validationMessages.validating,
+  tooMany: uploadMessages.tooMany,
+  tooFewPassed: uploadMessages.tooFewPassed,
 };
 
 /**
@@ -59,7 +60,7 @@ export function validationResultsContinue(
   counts: PhotoCounts,
 ): { ok: true; to: string } | { ok: false; to: string; message: string } {
   if (counts.passed >= photos.min) return { ok: true, to: routes.selectGender };
-  return { ok: false, to: editPhotosPath, message: messages.validation.needAtLeast };
+  return { ok: false, to: editPhotosPath, message: validationMessages.needAtLeast };
 }
 
 /** Whether a photo is still being validated (the pages poll while one is). */

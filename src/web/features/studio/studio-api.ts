@@ -9,7 +9,7 @@ import type {
   UserModel,
   UserModelsResponse,
 } from '../../../common/api/studio.ts';
-import { messages } from '../../../common/messages.ts';
+import { trainingMessages } from '../../../common/messages/models.ts';
 import { notify } from '../../components/ui/toast.ts';
 import { api } from '../../lib/api-client.ts';
 import { registerEventHandler } from '../../lib/event-stream.ts';
@@ -152,8 +152,8 @@ export function registerStudioEventHandlers(): () => void {
         const name = model?.name ?? before?.name;
         // A deleted model (or one this tab never knew) has nothing to announce.
         if (!name || (model && model.status !== status)) return;
-        if (status === 'complete') notify.success(messages.training.completed(name));
-        else notify.error(messages.training.failed(name));
+        if (status === 'complete') notify.success(trainingMessages.completed(name));
+        else notify.error(trainingMessages.failed(name));
       })
       .catch((error: unknown) => console.warn('Models refresh after an update failed', error));
   });

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { messages } from '../../../common/messages.ts';
+import { uploadMessages } from '../../../common/messages/studio.ts';
 import { notify } from '../../components/ui/toast.ts';
 import { editPhotosPath, photoContinueRule } from './photo-rules.ts';
 import { photosQueryOptions } from './studio-api.ts';
@@ -20,7 +20,7 @@ export function usePhotoRuleGuard(active: boolean): void {
     !active || !rule || rule.canContinue
       ? null
       : rule.issue === 'validating'
-        ? messages.upload.stillValidating
+        ? uploadMessages.stillValidating
         : rule.message;
   useEffect(() => {
     if (!reason) return;

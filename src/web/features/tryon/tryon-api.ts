@@ -7,7 +7,7 @@ import {
 // Type-only: the schemas live with zod, which these pages need not download.
 import type { GenerationsPage } from '../../../common/api/generation.ts';
 import type { TryOn, tryOnEvents, TryOnsPage } from '../../../common/api/tryon.ts';
-import { lists } from '../../../common/product.ts';
+import { lists } from '../../../common/product/limits.ts';
 import { api } from '../../lib/api-client.ts';
 import { registerEventHandler } from '../../lib/event-stream.ts';
 

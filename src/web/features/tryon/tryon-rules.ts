@@ -1,17 +1,15 @@
 import type { TryOn } from '../../../common/api/tryon.ts';
-import { messages } from '../../../common/messages.ts';
-import {
-  canUseTryOn,
-  costs,
-  routes,
-  subscriptionFrom,
-  tryOn as tryOnNumbers,
-  type Tier,
-} from '../../../common/product.ts';
+import { generationMessages } from '../../../common/messages/generation.ts';
+import { validationMessages } from '../../../common/messages/studio.ts';
+import { tryonMessages } from '../../../common/messages/tryon.ts';
+import { costs } from '../../../common/product/credits.ts';
+import { routes, subscriptionFrom } from '../../../common/product/routes.ts';
+import { canUseTryOn, type Tier } from '../../../common/product/tiers.ts';
+import { tryOn as tryOnNumbers } from '../../../common/product/tryon.ts';
 import { isApiError } from '../../lib/api-client.ts';
 import { formatRelativeOrDate } from '../../lib/dates.ts';
 
-const text = messages.tryon;
+const text = tryonMessages;
 
 /** What a signed-in person needs to know about their plan to start a try-on. */
 export interface TryOnSubject {
@@ -50,7 +48,7 @@ export function checkTryOnStart(input: {
     return {
       ok: false,
       issue: 'signIn',
-      message: messages.generation.mustBeLoggedIn,
+      message: generationMessages.mustBeLoggedIn,
       to: routes.login,
     };
   if (!canUseTryOn(subject.tier))
@@ -61,14 +59,14 @@ export function checkTryOnStart(input: {
     return {
       ok: false,
       issue: 'subscription',
-      message: messages.generation.needSubscription,
+      message: generationMessages.needSubscription,
       to: tryOnUpgradePath,
     };
   if (subject.credits < costs.creditsPerTryOn)
     return {
       ok: false,
       issue: 'credits',
-      message: messages.generation.needMoreCredits,
+      message: generationMessages.needMoreCredits,
       to: routes.buyCredits,
     };
   return { ok: true };
@@ -86,8 +84,8 @@ export function isTryOnLocked(subject: Pick<TryOnSubject, 'tier'> | null): boole
 /** A chosen file the server would refuse anyway (type sniffed there; size enforced there too). */
 export function fileProblem(file: { type: string; size: number }): string | null {
   if (!(tryOnNumbers.acceptedMimeTypes as readonly string[]).includes(file.type))
-    return messages.validation.reasons.unsupportedType;
-  if (file.size > tryOnNumbers.maxUploadBytes) return messages.validation.reasons.fileTooLarge;
+    return validationMessages.reasons.unsupportedType;
+  if (file.size > tryOnNumbers.maxUploadBytes) return validationMessages.reasons.fileTooLarge;
   return null;
 }
 

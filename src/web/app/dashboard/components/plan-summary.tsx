@@ -1,7 +1,9 @@
 import { ArrowRight, Coins, Sparkles } from 'lucide-react';
 import { Link } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { routes, tierName } from '../../../../common/product.ts';
+import { accountMessages } from '../../../../common/messages/account.ts';
+import { dashboardMessages } from '../../../../common/messages/dashboard.ts';
+import { routes } from '../../../../common/product/routes.ts';
+import { tierName } from '../../../../common/product/tiers.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -9,7 +11,7 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import type { SessionSubscription } from '../../../lib/session.ts';
 import type { NextStep } from '../next-step.ts';
 
-const text = messages.dashboard;
+const text = dashboardMessages;
 
 /**
  * The plan and balance at a glance, with the next step that fits where the user stands (see
@@ -24,9 +26,9 @@ export function PlanSummary({
 }) {
   const active = subscription?.active === true && subscription.tier !== 'none';
   const stats = [
-    { label: messages.account.credits, value: String(subscription?.credits ?? 0) },
+    { label: accountMessages.credits, value: String(subscription?.credits ?? 0) },
     {
-      label: messages.account.freeTrainingsLeft,
+      label: accountMessages.freeTrainingsLeft,
       value: String(subscription?.monthlyFreeTrainingsLeft ?? 0),
     },
   ];
@@ -40,9 +42,9 @@ export function PlanSummary({
           </h2>
           <div className="flex flex-wrap items-center gap-2 md:gap-2.5">
             <p className="text-lg font-semibold text-neutral-950 md:text-xl">
-              {active ? tierName(subscription?.tier) : messages.account.noPlan}
+              {active ? tierName(subscription?.tier) : accountMessages.noPlan}
             </p>
-            {active ? <Badge variant="success">{messages.account.active}</Badge> : null}
+            {active ? <Badge variant="success">{accountMessages.active}</Badge> : null}
           </div>
           {/* On a phone the main action says it; the line would push the studio down. */}
           {active ? null : (

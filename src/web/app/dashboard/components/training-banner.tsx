@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { messages } from '../../../../common/messages.ts';
+import { trainingMessages } from '../../../../common/messages/models.ts';
 import { Progress } from '../../../components/ui/progress.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 
@@ -27,16 +27,16 @@ export function TrainingBanner({
       <div role="status" className="flex items-center gap-4">
         <Spinner size="md" className="text-accent-600" />
         <div className="flex flex-1 flex-col gap-1.5">
-          <p className="font-semibold text-neutral-950">{messages.training.bannerTitle}</p>
+          <p className="font-semibold text-neutral-950">{trainingMessages.bannerTitle}</p>
           {hasProgress ? (
             <>
               <p className="text-sm text-neutral-700">
-                {messages.training.bannerProgress(progress)}
+                {trainingMessages.bannerProgress(progress)}
               </p>
-              <Progress value={progress} label={messages.training.bannerProgressLabel} />
+              <Progress value={progress} label={trainingMessages.bannerProgressLabel} />
             </>
           ) : (
-            <p className="text-sm text-neutral-700">{messages.training.bannerEstimate}</p>
+            <p className="text-sm text-neutral-700">{trainingMessages.bannerEstimate}</p>
           )}
         </div>
       </div>

@@ -2,8 +2,11 @@ import { useEffect } from 'react';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LayoutGrid, Lock, Shirt, Sparkles } from 'lucide-react';
 import { useSearchParams } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { timings } from '../../../../common/product.ts';
+import { billingMessages } from '../../../../common/messages/billing.ts';
+import { catalogMessages } from '../../../../common/messages/catalog.ts';
+import { dashboardMessages } from '../../../../common/messages/dashboard.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { timings } from '../../../../common/product/timings.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Container } from '../../../components/ui/container.tsx';
@@ -37,7 +40,7 @@ import {
   type StudioSub,
 } from '../studio-query.ts';
 
-const text = messages.dashboard;
+const text = dashboardMessages;
 
 /**
  * /dashboard, the AI Studio: plan and balance, the training banner, and the studio's tabs
@@ -45,7 +48,7 @@ const text = messages.dashboard;
  * an address.
  */
 export function DashboardPage() {
-  usePageTitle(messages.pageTitles.dashboard);
+  usePageTitle(pageTitleMessages.dashboard);
   // Inside RequireAuth, so the session is there.
   const { user, profile, subscription } = useSession();
   usePaymentReturnRefresh();
@@ -124,7 +127,7 @@ export function DashboardPage() {
             </TabsList>
 
             <TabsContent value="presets" className="mt-5 md:mt-8">
-              <h2 className="sr-only">{messages.catalog.presetsTitle}</h2>
+              <h2 className="sr-only">{catalogMessages.presetsTitle}</h2>
               <CategoryList />
             </TabsContent>
             <TabsContent value="custom" className="mt-5 md:mt-8">
@@ -162,7 +165,7 @@ function usePaymentReturnRefresh() {
         .then((subscription) => applySubscription(queryClient, subscription))
         .catch((error: unknown) => {
           console.warn('Subscription check failed', error);
-          notify.error(messages.billing.checkSubscriptionFailed);
+          notify.error(billingMessages.checkSubscriptionFailed);
           void rereadSubscription(queryClient);
         });
       setSearchParams(

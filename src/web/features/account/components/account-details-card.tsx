@@ -1,10 +1,10 @@
 import { CalendarDays, Mail } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { accountMessages } from '../../../../common/messages/account.ts';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card.tsx';
 import { formatDate } from '../../../lib/dates.ts';
 import type { SessionUser } from '../../../lib/session.ts';
 
-const text = messages.account;
+const text = accountMessages;
 
 /** Who is signed in: the email and since when they have been a member. */
 export function AccountDetailsCard({ user }: { user: SessionUser }) {

@@ -1,7 +1,8 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { accountMessages } from '../../../../common/messages/account.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -22,7 +23,7 @@ import { isApiError } from '../../../lib/api-client.ts';
 import { useEndSession } from '../../../lib/sign-out.ts';
 import { deleteAccount } from '../account-api.ts';
 
-const text = messages.account.deleteAccount;
+const text = accountMessages.deleteAccount;
 const confirmInputId = 'delete-account-confirm';
 const errorId = 'delete-account-error';
 
@@ -119,7 +120,7 @@ export function DeleteAccountSection() {
                 {failure ? <FormAlert id={errorId}>{failure}</FormAlert> : null}
                 <AlertDialogFooter>
                   <AlertDialogCancel disabled={deletion.isPending}>
-                    {messages.common.cancel}
+                    {commonMessages.cancel}
                   </AlertDialogCancel>
                   <Button
                     type="submit"

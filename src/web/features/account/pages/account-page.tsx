@@ -1,7 +1,8 @@
 import { ArrowLeft, ArrowRight, LogOut, Sparkles } from 'lucide-react';
 import { Link } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { routes } from '../../../../common/product.ts';
+import { accountMessages } from '../../../../common/messages/account.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
@@ -15,14 +16,14 @@ import { TrainingPhotosSetting } from '../../studio/components/training-photos-s
 import { AccountDetailsCard } from '../components/account-details-card.tsx';
 import { DeleteAccountSection } from '../components/delete-account-section.tsx';
 
-const text = messages.account;
+const text = accountMessages;
 
 /**
  * /account: a stack of independent sections: details, the subscription (with the plans when
  * there is none), the credit history, and deletion last, as the most consequential.
  */
 export function AccountPage() {
-  usePageTitle(messages.pageTitles.account);
+  usePageTitle(pageTitleMessages.account);
   // Inside RequireAuth, so the session is there.
   const { user, subscription } = useSession();
   const { signOut, isSigningOut } = useSignOut();

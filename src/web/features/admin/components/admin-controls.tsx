@@ -1,8 +1,9 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, Pencil, Trash2, Upload } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
-import { catalog } from '../../../../common/product.ts';
+import { adminPageMessages } from '../../../../common/messages/admin.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
+import { catalog } from '../../../../common/product/catalog.ts';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -21,7 +22,7 @@ import { notify } from '../../../components/ui/toast.ts';
 import { cn } from '../../../lib/cn.ts';
 import { invalidateCatalog } from '../admin-api.ts';
 
-const text = messages.adminPage;
+const text = adminPageMessages;
 
 /** A native select with the look of the other fields (keyboard and screen readers for free). */
 export const selectClasses = cn(fieldClasses, 'h-11 cursor-pointer pr-8');
@@ -40,7 +41,7 @@ export function useAdminAction() {
       if (success) notify.success(success);
       return result;
     } catch (error) {
-      notify.error(error instanceof Error ? error.message : messages.common.unexpectedError);
+      notify.error(error instanceof Error ? error.message : commonMessages.unexpectedError);
       return undefined;
     } finally {
       setBusy(null);
@@ -126,7 +127,7 @@ export function UploadButton({
       await onUpload(file, (fraction) => setProgress({ name: file.name, fraction }));
       notify.success(text.uploaded);
     } catch (caught) {
-      const message = caught instanceof Error ? caught.message : messages.common.unexpectedError;
+      const message = caught instanceof Error ? caught.message : commonMessages.unexpectedError;
       setError(message);
       notify.error(message);
     } finally {
@@ -198,9 +199,9 @@ export function ConfirmDelete({
           <AlertDialogDescription>{text.confirmDeleteText}</AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
-          <AlertDialogCancel>{messages.common.cancel}</AlertDialogCancel>
+          <AlertDialogCancel>{commonMessages.cancel}</AlertDialogCancel>
           <AlertDialogAction variant="destructive" onClick={onConfirm}>
-            {messages.common.delete}
+            {commonMessages.delete}
           </AlertDialogAction>
         </AlertDialogFooter>
       </AlertDialogContent>

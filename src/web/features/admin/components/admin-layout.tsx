@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { messages } from '../../../../common/messages.ts';
+import { adminPageMessages } from '../../../../common/messages/admin.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
@@ -40,7 +41,7 @@ export function PanelState({
     return (
       <div aria-busy="true" className="flex flex-col gap-3">
         <span role="status" className="sr-only">
-          {messages.common.loadingEllipsis}
+          {commonMessages.loadingEllipsis}
         </span>
         {[0, 1, 2].map((row) => (
           <Skeleton key={row} shape="card" className="h-20 w-full" />
@@ -51,9 +52,9 @@ export function PanelState({
   if (query.isError) {
     return (
       <FormAlert>
-        <p>{query.error?.message || messages.adminPage.loadFailed}</p>
+        <p>{query.error?.message || adminPageMessages.loadFailed}</p>
         <Button variant="outline" size="sm" className="mt-3" onClick={() => void query.refetch()}>
-          {messages.common.tryAgain}
+          {commonMessages.tryAgain}
         </Button>
       </FormAlert>
     );

@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Star } from 'lucide-react';
 import type { AdminCategory } from '../../../../common/api/admin.ts';
-import { messages } from '../../../../common/messages.ts';
+import { adminPageMessages } from '../../../../common/messages/admin.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
@@ -27,7 +28,7 @@ import {
 } from './admin-controls.tsx';
 import { AdminList, AdminListRow, PanelHeader, PanelState } from './admin-layout.tsx';
 
-const text = messages.adminPage;
+const text = adminPageMessages;
 
 export function CategoriesPanel() {
   const query = useQuery(adminCategoriesQuery());
@@ -138,7 +139,7 @@ function CategoryDialog({
       // Also shown in the form, next to the field to fix; the toast repeats it.
       () =>
         save.catch((caught: unknown) => {
-          setError(caught instanceof Error ? caught.message : messages.common.unexpectedError);
+          setError(caught instanceof Error ? caught.message : commonMessages.unexpectedError);
           throw caught;
         }),
       category ? text.saved : text.created,
@@ -193,7 +194,7 @@ function CategoryDialog({
           />
           <DialogFooter>
             <Button variant="outline" onClick={onClose}>
-              {messages.common.cancel}
+              {commonMessages.cancel}
             </Button>
             <Button type="submit" loading={busy === 'save'}>
               {category ? text.save : text.create}

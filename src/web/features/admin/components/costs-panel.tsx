@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { messages } from '../../../../common/messages.ts';
+import { adminPageMessages } from '../../../../common/messages/admin.ts';
 import { Card } from '../../../components/ui/card.tsx';
 import { adminCostsQuery } from '../admin-api.ts';
 import { AdminList, AdminListRow, PanelHeader, PanelState } from './admin-layout.tsx';
 
-const text = messages.adminPage.costs;
+const text = adminPageMessages.costs;
 
 const dollars = new Intl.NumberFormat('en-US', {
   style: 'currency',

@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { GoodOrBad } from '../../../../common/api/catalog.ts';
-import { messages } from '../../../../common/messages.ts';
-import { catalog } from '../../../../common/product.ts';
+import { adminPageMessages } from '../../../../common/messages/admin.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
+import { catalog } from '../../../../common/product/catalog.ts';
 import { Image } from '../../../components/image.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -27,7 +28,7 @@ import {
 } from './admin-controls.tsx';
 import { PanelHeader, PanelState } from './admin-layout.tsx';
 
-const text = messages.adminPage;
+const text = adminPageMessages;
 const gridClasses = 'grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4';
 
 /** The good and bad sample photos of the photo guidelines page. */
@@ -150,7 +151,7 @@ export function ExamplePhotosPanel() {
                     </Button>
                   </div>
                   <ConfirmDelete
-                    label={`${messages.common.delete} ${photo.caption}`}
+                    label={`${commonMessages.delete} ${photo.caption}`}
                     onConfirm={() =>
                       void run(photo.id, () => adminApi.deleteExamplePhoto(photo.id), text.deleted)
                     }
@@ -219,7 +220,7 @@ function CaptionEditor({
       </FormField>
       <div className="flex justify-end gap-1">
         <Button variant="ghost" size="sm" className="h-8 px-2" onClick={() => setDraft(null)}>
-          {messages.common.cancel}
+          {commonMessages.cancel}
         </Button>
         <Button type="submit" size="sm" className="h-8 px-3" loading={disabled}>
           {text.save}
@@ -299,7 +300,7 @@ export function QuizImagesPanel() {
                     {image.active ? text.deactivate : text.activate}
                   </Button>
                   <ConfirmDelete
-                    label={`${messages.common.delete} ${image.image.alt}`}
+                    label={`${commonMessages.delete} ${image.image.alt}`}
                     onConfirm={() =>
                       void run(image.id, () => adminApi.deleteQuizImage(image.id), text.deleted)
                     }

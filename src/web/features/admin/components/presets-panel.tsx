@@ -2,8 +2,9 @@ import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Images, Plus, Star } from 'lucide-react';
 import type { AdminCategory, AdminPreset } from '../../../../common/api/admin.ts';
-import { messages } from '../../../../common/messages.ts';
-import { catalog } from '../../../../common/product.ts';
+import { adminPageMessages } from '../../../../common/messages/admin.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
+import { catalog } from '../../../../common/product/catalog.ts';
 import { Image } from '../../../components/image.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -33,7 +34,7 @@ import {
 } from './admin-controls.tsx';
 import { AdminList, AdminListRow, PanelHeader, PanelState } from './admin-layout.tsx';
 
-const text = messages.adminPage;
+const text = adminPageMessages;
 
 export function PresetsPanel() {
   const categoriesQuery = useQuery(adminCategoriesQuery());
@@ -200,7 +201,7 @@ function PresetDialog({
       'save',
       () =>
         save.catch((caught: unknown) => {
-          setError(caught instanceof Error ? caught.message : messages.common.unexpectedError);
+          setError(caught instanceof Error ? caught.message : commonMessages.unexpectedError);
           throw caught;
         }),
       preset ? text.saved : text.created,
@@ -272,7 +273,7 @@ function PresetDialog({
           </FormField>
           <DialogFooter>
             <Button variant="outline" onClick={() => onClose()}>
-              {messages.common.cancel}
+              {commonMessages.cancel}
             </Button>
             <Button type="submit" loading={busy === 'save'}>
               {preset ? text.save : text.create}
@@ -375,7 +376,7 @@ function PresetImagesDialog({ preset, onClose }: { preset: AdminPreset; onClose:
 
         <DialogFooter>
           <Button variant="outline" onClick={onClose}>
-            {messages.common.close}
+            {commonMessages.close}
           </Button>
         </DialogFooter>
       </DialogContent>

@@ -1,4 +1,4 @@
-import { messages } from '../../../../common/messages.ts';
+import { adminPageMessages } from '../../../../common/messages/admin.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/ui/tabs.tsx';
@@ -8,7 +8,7 @@ import { CostsPanel } from '../components/costs-panel.tsx';
 import { ExamplePhotosPanel, QuizImagesPanel } from '../components/media-panels.tsx';
 import { PresetsPanel } from '../components/presets-panel.tsx';
 
-const text = messages.adminPage;
+const text = adminPageMessages;
 
 /** /admin: the operator's catalog management (admin role only; see AdminGate). */
 export function AdminPage() {

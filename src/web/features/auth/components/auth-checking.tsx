@@ -1,4 +1,4 @@
-import { messages } from '../../../../common/messages.ts';
+import { authMessages } from '../../../../common/messages/auth.ts';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 
 /** While the session is being read: said in words, in the room the page will take. */
@@ -7,7 +7,7 @@ export function AuthChecking() {
     <div className="flex min-h-[60dvh] flex-1 flex-col items-center justify-center gap-4 px-5 text-neutral-600">
       <Spinner size="lg" className="text-accent-600" />
       <p role="status" className="text-sm font-medium">
-        {messages.auth.checkingAuthentication}
+        {authMessages.checkingAuthentication}
       </p>
     </div>
   );

@@ -1,5 +1,5 @@
 import { Check } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { authMessages, loginMessages } from '../../../../common/messages/auth.ts';
 import { Image } from '../../../components/image.tsx';
 import creativePortraitUrl from '../../../assets/illustrations/portrait-creative.svg';
 import professionalPortraitUrl from '../../../assets/illustrations/portrait-professional.svg';
@@ -29,7 +29,7 @@ export function AuthSidePanel() {
       />
       <div
         role="img"
-        aria-label={messages.auth.sidePanelImageAlt}
+        aria-label={authMessages.sidePanelImageAlt}
         className="flex items-center justify-center pt-4 pb-10"
       >
         {portraits.map((portrait) => (
@@ -53,13 +53,13 @@ export function AuthSidePanel() {
           id="auth-side-panel-title"
           className="max-w-md text-3xl leading-tight font-semibold text-neutral-950 xl:text-4xl"
         >
-          {messages.login.sidePanel}
+          {loginMessages.sidePanel}
         </h2>
         <p className="max-w-md text-base leading-relaxed text-neutral-700">
-          {messages.auth.sidePanelText}
+          {authMessages.sidePanelText}
         </p>
         <ul className="mt-2 flex flex-col gap-2.5 text-sm font-medium text-neutral-800">
-          {messages.auth.sidePanelPoints.map((point) => (
+          {authMessages.sidePanelPoints.map((point) => (
             <li key={point} className="flex items-center gap-2.5">
               <span className="flex size-5 items-center justify-center rounded-full bg-accent-600 text-white">
                 <Check aria-hidden="true" className="size-3" strokeWidth={3} />

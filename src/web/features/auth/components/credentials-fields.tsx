@@ -1,5 +1,5 @@
 import type { ReactNode, Ref } from 'react';
-import { messages } from '../../../../common/messages.ts';
+import { authMessages } from '../../../../common/messages/auth.ts';
 import { describedBy, fieldHintId, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { PasswordInput } from '../../../components/ui/password-input.tsx';
@@ -46,7 +46,7 @@ export function CredentialsFields({
   const passwordId = `${idPrefix}-password`;
   return (
     <>
-      <FormField id={emailId} label={messages.auth.emailLabel}>
+      <FormField id={emailId} label={authMessages.emailLabel}>
         <Input
           ref={emailRef}
           id={emailId}
@@ -58,7 +58,7 @@ export function CredentialsFields({
           spellCheck={false}
           // A page whose only purpose is this form: the visitor came here to type into it.
           autoFocus={autoFocus}
-          placeholder={messages.auth.emailPlaceholder}
+          placeholder={authMessages.emailPlaceholder}
           value={email}
           onChange={(event) => onEmailChange(event.target.value)}
           invalid={invalidField === 'email'}
@@ -67,7 +67,7 @@ export function CredentialsFields({
       </FormField>
       <FormField
         id={passwordId}
-        label={messages.auth.passwordLabel}
+        label={authMessages.passwordLabel}
         labelAside={passwordAside}
         hint={passwordHint}
       >

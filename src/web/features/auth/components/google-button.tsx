@@ -1,4 +1,4 @@
-import { messages } from '../../../../common/messages.ts';
+import { googleMessages } from '../../../../common/messages/auth.ts';
 import { Button } from '../../../components/ui/button.tsx';
 
 /** Google's "G", in its own colours as Google's sign-in guidelines ask. */
@@ -44,7 +44,7 @@ export function GoogleButton({ onClick, busy, disabled }: GoogleButtonProps) {
       onClick={onClick}
     >
       {busy ? null : <GoogleMark />}
-      {busy ? messages.google.redirecting : messages.google.continue}
+      {busy ? googleMessages.redirecting : googleMessages.continue}
     </Button>
   );
 }

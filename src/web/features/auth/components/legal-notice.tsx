@@ -1,9 +1,9 @@
 import { Link } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { routes } from '../../../../common/product.ts';
+import { authMessages } from '../../../../common/messages/auth.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { inlineLinkClasses } from './auth-links.tsx';
 
-const notice = messages.auth.legalNotice;
+const notice = authMessages.legalNotice;
 
 /** "By continuing, you agree to our Terms of Service and Privacy Policy." with both linked. */
 export function LegalNotice() {

@@ -1,8 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { routes } from '../../../../common/product.ts';
+import { loginMessages } from '../../../../common/messages/auth.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { notify } from '../../../components/ui/toast.ts';
@@ -39,7 +40,7 @@ interface FormError {
  * visitor goes to the page they were sent away from, or to the dashboard.
  */
 export function LoginPage() {
-  usePageTitle(messages.pageTitles.login);
+  usePageTitle(pageTitleMessages.login);
   const { status } = useSession();
   const authOptions = useAuthOptions();
   const navigate = useNavigate();
@@ -92,14 +93,14 @@ export function LoginPage() {
     try {
       // Where to go is decided now; the effect above goes there once the session has arrived.
       setDestination(takePostLoginRedirect() ?? routes.dashboard);
-      notify.success(messages.login.success);
+      notify.success(loginMessages.success);
       await queryClient.refetchQueries({ queryKey: sessionQueryKey });
       if (!queryClient.getQueryData<Session | null>(sessionQueryKey)) {
         throw new Error('Signed in, but the session could not be read');
       }
     } catch (failure) {
       console.error(failure);
-      setError({ message: messages.login.unexpectedError, field: null });
+      setError({ message: loginMessages.unexpectedError, field: null });
       setSubmitting(false);
     }
   }
@@ -113,7 +114,7 @@ export function LoginPage() {
   const busy = submitting || google.busy;
 
   return (
-    <AuthPageShell title={messages.login.title} subtitle={messages.login.subtitle} sidePanel>
+    <AuthPageShell title={loginMessages.title} subtitle={loginMessages.subtitle} sidePanel>
       <div className="flex flex-col gap-6">
         {authOptions.google ? (
           <>
@@ -138,7 +139,7 @@ export function LoginPage() {
             passwordAutoComplete="current-password"
             passwordAside={
               <Link to={routes.resetPassword} className={`text-sm ${inlineLinkClasses}`}>
-                {messages.login.forgotPassword}
+                {loginMessages.forgotPassword}
               </Link>
             }
             emailRef={emailRef}
@@ -152,14 +153,14 @@ export function LoginPage() {
             loading={submitting}
             disabled={busy}
           >
-            {submitting ? messages.login.submitting : messages.login.submit}
+            {submitting ? loginMessages.submitting : loginMessages.submit}
           </Button>
         </form>
 
         <AuthSwitchLink
-          prompt={messages.login.noAccount}
+          prompt={loginMessages.noAccount}
           to={routes.signup}
-          label={messages.login.signUpLink}
+          label={loginMessages.signUpLink}
         />
         <LegalNotice />
       </div>

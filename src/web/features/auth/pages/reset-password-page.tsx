@@ -2,8 +2,13 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, MailCheck } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { routes } from '../../../../common/product.ts';
+import {
+  authMessages,
+  passwordResetMessages,
+  signupMessages,
+} from '../../../../common/messages/auth.ts';
+import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { describedBy, fieldHintId, FormField } from '../../../components/ui/form-field.tsx';
@@ -17,7 +22,7 @@ import { inlineLinkClasses } from '../components/auth-links.tsx';
 import { AuthPageShell } from '../components/auth-page-shell.tsx';
 import { sessionQueryKey } from '../../../lib/session.ts';
 
-const text = messages.passwordReset;
+const text = passwordResetMessages;
 
 /**
  * /reset-password. Without a token: ask for the email and send a link (the answer is the same
@@ -25,7 +30,7 @@ const text = messages.passwordReset;
  * checks the token and lands here as ?token=... (choose a new password) or ?error=INVALID_TOKEN.
  */
 export function ResetPasswordPage() {
-  usePageTitle(messages.pageTitles.resetPassword);
+  usePageTitle(pageTitleMessages.resetPassword);
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token');
   // A link the server refused on arrival (?error=INVALID_TOKEN) or when the password was sent.
@@ -78,7 +83,7 @@ function RequestLinkForm() {
     } catch (failure) {
       // Refusals (too many requests, a malformed address) are the server's words; anything
       // else is said plainly rather than pretending an email is on its way.
-      setError(isApiError(failure) ? failure.message : messages.common.unexpectedError);
+      setError(isApiError(failure) ? failure.message : commonMessages.unexpectedError);
     } finally {
       setSubmitting(false);
     }
@@ -107,7 +112,7 @@ function RequestLinkForm() {
   return (
     <AuthPageShell title={text.title} subtitle={text.intro}>
       <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
-        <FormField id="reset-email" label={messages.auth.emailLabel}>
+        <FormField id="reset-email" label={authMessages.emailLabel}>
           <Input
             ref={emailRef}
             id="reset-email"
@@ -117,7 +122,7 @@ function RequestLinkForm() {
             autoComplete="email"
             autoCapitalize="none"
             spellCheck={false}
-            placeholder={messages.auth.emailPlaceholder}
+            placeholder={authMessages.emailPlaceholder}
             value={email}
             onChange={(event) => setEmail(event.target.value)}
             invalid={Boolean(error)}
@@ -197,7 +202,7 @@ function NewPasswordForm({ token, onLinkRefused }: { token: string; onLinkRefuse
         <FormField
           id="new-password"
           label={text.newPasswordLabel}
-          hint={messages.signup.passwordHint}
+          hint={signupMessages.passwordHint}
         >
           <PasswordInput
             ref={passwordRef}

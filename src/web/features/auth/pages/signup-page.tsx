@@ -2,8 +2,10 @@ import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Mail, Sparkles } from 'lucide-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { routes, signupOffer } from '../../../../common/product.ts';
+import { signupMessages } from '../../../../common/messages/auth.ts';
+import { billingMessages } from '../../../../common/messages/billing.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { routes, signupOffer } from '../../../../common/product/routes.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
@@ -51,7 +53,7 @@ const googleReturn = {
  * up (Google when the server offers it, and email), then the email form, with Back to return.
  */
 export function SignupPage() {
-  usePageTitle(messages.pageTitles.signup);
+  usePageTitle(pageTitleMessages.signup);
   const [searchParams] = useSearchParams();
   const yearlyOffer = searchParams.get('offer') === signupOffer.yearly;
   const authOptions = useAuthOptions();
@@ -105,7 +107,7 @@ export function SignupPage() {
       // rather than signed up a second time. If the check itself fails, sign-up decides.
       const existing = await fetchSession().catch(() => null);
       if (existing) {
-        setError({ message: messages.signup.alreadySignedIn, field: null });
+        setError({ message: signupMessages.alreadySignedIn, field: null });
         setSubmitting(false);
         return;
       }
@@ -123,14 +125,14 @@ export function SignupPage() {
     if (yearlyOffer) {
       try {
         const answer = await startYearlyCheckout();
-        if (!answer?.url) throw new Error(messages.billing.noCheckoutUrl);
+        if (!answer?.url) throw new Error(billingMessages.noCheckoutUrl);
         // Stays 'Creating account...' while the browser leaves for the checkout.
         redirectTo(answer.url);
         return;
       } catch (failure) {
         console.warn('Yearly checkout failed', failure);
-        notify.error(messages.signup.paymentRedirectFailedTitle, {
-          description: messages.signup.paymentRedirectFailedDescription,
+        notify.error(signupMessages.paymentRedirectFailedTitle, {
+          description: signupMessages.paymentRedirectFailedDescription,
         });
       }
     }
@@ -141,13 +143,13 @@ export function SignupPage() {
 
   return (
     <AuthPageShell
-      title={messages.signup.title}
-      subtitle={yearlyOffer ? messages.signup.offerSubtitle : messages.signup.subtitle}
+      title={signupMessages.title}
+      subtitle={yearlyOffer ? signupMessages.offerSubtitle : signupMessages.subtitle}
       eyebrow={
         yearlyOffer ? (
           <Badge variant="accent" size="md">
             <Sparkles aria-hidden="true" />
-            {messages.signup.offerBadge}
+            {signupMessages.offerBadge}
           </Badge>
         ) : null
       }
@@ -156,7 +158,7 @@ export function SignupPage() {
       <div className="flex flex-col gap-6">
         {view === 'options' ? (
           <div className="flex flex-col gap-3" aria-busy={!authOptions.ready || undefined}>
-            <p className="text-sm font-medium text-neutral-700">{messages.signup.chooseMethod}</p>
+            <p className="text-sm font-medium text-neutral-700">{signupMessages.chooseMethod}</p>
             {!authOptions.ready ? (
               // The two buttons' room, so nothing moves when the options arrive.
               <>
@@ -177,7 +179,7 @@ export function SignupPage() {
                   onClick={showEmailForm}
                 >
                   <Mail aria-hidden="true" className="size-5" />
-                  {messages.signup.continueWithEmail}
+                  {signupMessages.continueWithEmail}
                 </Button>
               </>
             )}
@@ -192,7 +194,7 @@ export function SignupPage() {
             noValidate
             onSubmit={(event) => void onSubmit(event)}
             className="flex flex-col gap-5"
-            aria-label={messages.signup.continueWithEmail}
+            aria-label={signupMessages.continueWithEmail}
           >
             <CredentialsFields
               idPrefix="signup"
@@ -203,7 +205,7 @@ export function SignupPage() {
               invalidField={error?.field ?? null}
               errorId={error ? errorId : undefined}
               passwordAutoComplete="new-password"
-              passwordHint={messages.signup.passwordHint}
+              passwordHint={signupMessages.passwordHint}
               emailRef={emailRef}
               passwordRef={passwordRef}
               autoFocus
@@ -215,7 +217,7 @@ export function SignupPage() {
                   <>
                     {' '}
                     <Link to={routes.login} className={alertLinkClasses}>
-                      {messages.signup.signInInstead}
+                      {signupMessages.signInInstead}
                     </Link>
                   </>
                 ) : null}
@@ -224,10 +226,10 @@ export function SignupPage() {
             <div className="mt-1 flex flex-col gap-3">
               <Button type="submit" size="lg" className="w-full" loading={submitting}>
                 {submitting
-                  ? messages.signup.submitting
+                  ? signupMessages.submitting
                   : yearlyOffer
-                    ? messages.signup.submitOffer
-                    : messages.signup.submit}
+                    ? signupMessages.submitOffer
+                    : signupMessages.submit}
               </Button>
               <Button
                 variant="ghost"
@@ -237,16 +239,16 @@ export function SignupPage() {
                 onClick={backToOptions}
               >
                 <ArrowLeft aria-hidden="true" className="size-4" />
-                {messages.signup.back}
+                {signupMessages.back}
               </Button>
             </div>
           </form>
         )}
 
         <AuthSwitchLink
-          prompt={messages.signup.haveAccount}
+          prompt={signupMessages.haveAccount}
           to={routes.login}
-          label={messages.signup.signInLink}
+          label={signupMessages.signInLink}
         />
         <LegalNotice />
       </div>

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Info, X } from 'lucide-react';
 import { useSearchParams } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { checkoutCancelled } from '../../../../common/product.ts';
+import { billingMessages } from '../../../../common/messages/billing.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
+import { checkoutCancelled } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 
 /**
@@ -36,12 +37,12 @@ export function CheckoutCancelledNotice() {
       className="flex items-start gap-3 rounded-control border border-neutral-200 bg-neutral-50 px-4 py-3 text-sm leading-relaxed text-neutral-800"
     >
       <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-accent-700" />
-      <p className="min-w-0 flex-1 font-medium">{messages.billing.checkoutCancelled}</p>
+      <p className="min-w-0 flex-1 font-medium">{billingMessages.checkoutCancelled}</p>
       <Button
         variant="ghost"
         size="sm"
         className="-my-1 -mr-2 size-8 p-0"
-        aria-label={messages.common.close}
+        aria-label={commonMessages.close}
         onClick={() => setShown(false)}
       >
         <X aria-hidden="true" className="size-4" />

@@ -1,7 +1,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { History } from 'lucide-react';
 import type { LedgerEntry } from '../../../../common/api/billing.ts';
-import { messages } from '../../../../common/messages.ts';
+import { creditsMessages } from '../../../../common/messages/credits.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
@@ -11,7 +12,7 @@ import { formatRelativeOrDate } from '../../../lib/dates.ts';
 import { ledgerQueryOptions } from '../billing-api.ts';
 import { loadMore } from '../../../lib/load-more.ts';
 
-const text = messages.credits;
+const text = creditsMessages;
 
 function reasonLabel(entry: LedgerEntry): string {
   return text.historyReasons[entry.reason] ?? text.historyOther;
@@ -43,7 +44,7 @@ export function CreditHistory() {
           {query.isPending ? (
             <div aria-busy="true" className="flex flex-col gap-3">
               <span className="sr-only" role="status">
-                {messages.common.loadingEllipsis}
+                {commonMessages.loadingEllipsis}
               </span>
               {[0, 1, 2].map((row) => (
                 <Skeleton key={row} className="h-12 w-full" />

@@ -1,11 +1,12 @@
 import { Coins } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
-import { formatUsd, type CreditPack } from '../../../../common/product.ts';
+import { creditsMessages } from '../../../../common/messages/credits.ts';
+import type { CreditPack } from '../../../../common/product/credit-packs.ts';
+import { formatUsd } from '../../../../common/product/money.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../lib/cn.ts';
 
-const text = messages.credits;
+const text = creditsMessages;
 
 export interface CreditPackCardProps {
   pack: CreditPack;

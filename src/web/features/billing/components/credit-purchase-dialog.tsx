@@ -1,5 +1,6 @@
 import { CircleAlert, CircleCheck } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { creditsMessages } from '../../../../common/messages/credits.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
@@ -9,7 +10,7 @@ import {
 } from '../../../components/ui/dialog.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 
-const text = messages.credits;
+const text = creditsMessages;
 
 export type CreditPurchaseState =
   | { kind: 'verifying' }
@@ -34,7 +35,7 @@ export function CreditPurchaseDialog({
     <Dialog open={state !== null} onOpenChange={(open) => !open && !verifying && onClose()}>
       <DialogContent
         hideCloseButton={verifying}
-        closeLabel={messages.common.close}
+        closeLabel={commonMessages.close}
         onEscapeKeyDown={(event) => verifying && event.preventDefault()}
         onPointerDownOutside={(event) => verifying && event.preventDefault()}
         className="items-center text-center"
@@ -65,7 +66,7 @@ export function CreditPurchaseDialog({
               <DialogDescription role="alert">{text.verificationFailed}</DialogDescription>
             </div>
             <Button size="lg" variant="outline" className="w-full sm:w-auto" onClick={onClose}>
-              {messages.common.close}
+              {commonMessages.close}
             </Button>
           </>
         ) : (

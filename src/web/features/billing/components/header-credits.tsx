@@ -1,7 +1,7 @@
 import { Coins } from 'lucide-react';
 import { Link } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { routes } from '../../../../common/product.ts';
+import { creditsMessages } from '../../../../common/messages/credits.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { useSession } from '../../../lib/session.ts';
 
 /**
@@ -14,7 +14,7 @@ export function HeaderCredits() {
   return (
     <Link
       to={routes.buyCredits}
-      aria-label={messages.credits.headerBalanceLabel(subscription.credits)}
+      aria-label={creditsMessages.headerBalanceLabel(subscription.credits)}
       className="inline-flex h-9 items-center gap-1.5 rounded-full border border-neutral-200 bg-white px-3 text-sm font-medium text-neutral-800 shadow-card transition-colors hover:border-accent-300 hover:text-neutral-950"
     >
       <Coins aria-hidden="true" className="size-4 text-accent-600" />

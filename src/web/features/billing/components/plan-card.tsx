@@ -1,11 +1,12 @@
 import { Check, Coins } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
-import { formatUsd, type Plan } from '../../../../common/product.ts';
+import { billingMessages } from '../../../../common/messages/billing.ts';
+import { formatUsd } from '../../../../common/product/money.ts';
+import type { Plan } from '../../../../common/product/plans.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../lib/cn.ts';
 
-const text = messages.billing;
+const text = billingMessages;
 
 export type PlanCardState = 'select' | 'current' | 'processing' | 'unavailable';
 

@@ -1,5 +1,6 @@
-import { messages } from '../../../../common/messages.ts';
-import { PLANS_ON_SALE, subscriptionFrom, type Plan } from '../../../../common/product.ts';
+import { billingMessages } from '../../../../common/messages/billing.ts';
+import { type Plan, PLANS_ON_SALE } from '../../../../common/product/plans.ts';
+import { subscriptionFrom } from '../../../../common/product/routes.ts';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import type { SessionSubscription } from '../../../lib/session.ts';
 import { usePlanCheckout, type PlanCheckoutOptions } from '../use-plan-checkout.ts';
@@ -15,8 +16,8 @@ export interface PlanGridProps extends PlanCheckoutOptions {
  * came for them: its card says what it lacks.
  */
 const basicLacks: Partial<Record<string, string>> = {
-  [subscriptionFrom.customPrompt]: messages.billing.noCustomPrompts,
-  [subscriptionFrom.tryOn]: messages.billing.noTryOn,
+  [subscriptionFrom.customPrompt]: billingMessages.noCustomPrompts,
+  [subscriptionFrom.tryOn]: billingMessages.noTryOn,
 };
 
 /** The three plans on sale, side by side from the desktop size up, with the checkout action. */
@@ -34,7 +35,7 @@ export function PlanGrid({ subscription, from, redirect, headingLevel }: PlanGri
   return (
     <div className="flex flex-col gap-5">
       {checkout.error ? <FormAlert>{checkout.error}</FormAlert> : null}
-      <ul aria-label={messages.billing.plansLabel} className="grid gap-5 lg:grid-cols-3">
+      <ul aria-label={billingMessages.plansLabel} className="grid gap-5 lg:grid-cols-3">
         {PLANS_ON_SALE.map((plan) => (
           <li key={plan.id}>
             <PlanCard

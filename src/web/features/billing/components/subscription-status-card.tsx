@@ -1,8 +1,10 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { RefreshCw, Settings } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
-import { tierName } from '../../../../common/product.ts';
+import { accountMessages } from '../../../../common/messages/account.ts';
+import { billingMessages } from '../../../../common/messages/billing.ts';
+import { dashboardMessages } from '../../../../common/messages/dashboard.ts';
+import { tierName } from '../../../../common/product/tiers.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardContent } from '../../../components/ui/card.tsx';
@@ -19,7 +21,7 @@ import {
 } from '../billing-api.ts';
 import { usePortal } from '../use-portal.ts';
 
-const text = messages.account;
+const text = accountMessages;
 
 /**
  * The account page's subscription status: active or not, the plan, credits and free trainings,
@@ -46,7 +48,7 @@ export function SubscriptionStatusCard({
       notify.success(text.refreshed);
     } catch (error) {
       console.warn('Subscription check failed', error);
-      setRefreshError(messages.billing.checkSubscriptionFailed);
+      setRefreshError(billingMessages.checkSubscriptionFailed);
       void rereadSubscription(queryClient);
     } finally {
       setRefreshing(false);
@@ -86,12 +88,12 @@ export function SubscriptionStatusCard({
                   <Skeleton className="h-4 w-40" />
                 ) : active && periodEnd ? (
                   details?.cancelAtPeriodEnd ? (
-                    messages.billing.cancelNotice(periodEnd)
+                    billingMessages.cancelNotice(periodEnd)
                   ) : (
-                    messages.billing.renewsOn(periodEnd)
+                    billingMessages.renewsOn(periodEnd)
                   )
                 ) : active ? null : (
-                  messages.dashboard.noPlanHint
+                  dashboardMessages.noPlanHint
                 )}
               </div>
             </div>
@@ -104,7 +106,7 @@ export function SubscriptionStatusCard({
                   onClick={() => void portal.open()}
                 >
                   {portal.opening ? null : <Settings aria-hidden="true" className="size-4" />}
-                  {portal.opening ? messages.billing.opening : text.manageSubscription}
+                  {portal.opening ? billingMessages.opening : text.manageSubscription}
                 </Button>
               ) : null}
               <Button

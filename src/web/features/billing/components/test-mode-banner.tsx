@@ -1,7 +1,7 @@
 import { FlaskConical } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { billingMessages } from '../../../../common/messages/billing.ts';
 
-const text = messages.billing.testMode;
+const text = billingMessages.testMode;
 
 /** Says, before anything else on the page, that this is the built-in test payment page. */
 export function TestModeBanner() {

@@ -2,8 +2,12 @@ import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, Coins, Sparkles } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { creditPacks, routes, timings } from '../../../../common/product.ts';
+import { billingMessages } from '../../../../common/messages/billing.ts';
+import { creditsMessages } from '../../../../common/messages/credits.ts';
+import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { creditPacks } from '../../../../common/product/credit-packs.ts';
+import { routes } from '../../../../common/product/routes.ts';
+import { timings } from '../../../../common/product/timings.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { CheckoutCancelledNotice } from '../components/checkout-cancelled-notice.tsx';
 import { Container } from '../../../components/ui/container.tsx';
@@ -25,7 +29,7 @@ import {
   type CreditPurchaseState,
 } from '../components/credit-purchase-dialog.tsx';
 
-const text = messages.credits;
+const text = creditsMessages;
 
 /**
  * /buy-credits: the credit packs, for subscribers. Also where a pack's checkout returns
@@ -33,7 +37,7 @@ const text = messages.credits;
  * query string is cleaned so a reload does not verify again.
  */
 export function BuyCreditsPage() {
-  usePageTitle(messages.pageTitles.buyCredits);
+  usePageTitle(pageTitleMessages.buyCredits);
   const { subscription } = useSession();
   const active = subscription?.active === true;
   const [searchParams, setSearchParams] = useSearchParams();
@@ -52,7 +56,7 @@ export function BuyCreditsPage() {
     try {
       const answer = await startCreditCheckout(packId);
       if (!answer?.url) {
-        setError(messages.billing.noCheckoutUrl);
+        setError(billingMessages.noCheckoutUrl);
         return;
       }
       redirectTo(answer.url);
@@ -60,7 +64,7 @@ export function BuyCreditsPage() {
       setError(
         isApiError(failure) && failure.status > 0
           ? failure.message
-          : messages.billing.failedToStartCheckout,
+          : billingMessages.failedToStartCheckout,
       );
     } finally {
       setPendingPackId(null);
@@ -78,7 +82,7 @@ export function BuyCreditsPage() {
               <Coins aria-hidden="true" className="size-4 text-accent-700" />
               <span>{text.currentBalance}:</span>
               <span className="font-semibold text-neutral-950 tabular-nums">
-                {messages.common.credits(subscription.credits)}
+                {commonMessages.credits(subscription.credits)}
               </span>
             </p>
           ) : null

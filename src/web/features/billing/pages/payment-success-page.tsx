@@ -3,14 +3,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CircleCheck, Clock } from 'lucide-react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import type { BillingSubscription } from '../../../../common/api/billing.ts';
-import { messages } from '../../../../common/messages.ts';
-import {
-  paymentPollDelayMs,
-  routes,
-  signupOffer,
-  tierName,
-  timings,
-} from '../../../../common/product.ts';
+import { signupMessages } from '../../../../common/messages/auth.ts';
+import { billingMessages, paymentSuccessMessages } from '../../../../common/messages/billing.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { routes, signupOffer } from '../../../../common/product/routes.ts';
+import { tierName } from '../../../../common/product/tiers.ts';
+import { paymentPollDelayMs, timings } from '../../../../common/product/timings.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Container } from '../../../components/ui/container.tsx';
@@ -26,7 +24,7 @@ import {
   startYearlyCheckout,
 } from '../billing-api.ts';
 
-const text = messages.paymentSuccess;
+const text = paymentSuccessMessages;
 
 type Outcome =
   | { kind: 'activating' }
@@ -47,7 +45,7 @@ function isActivated(subscription: BillingSubscription): boolean {
  * user without a plan goes straight on to the yearly checkout.
  */
 export function PaymentSuccessPage() {
-  usePageTitle(messages.pageTitles.paymentSuccess);
+  usePageTitle(pageTitleMessages.paymentSuccess);
   const [searchParams] = useSearchParams();
   const sessionId = searchParams.get('session_id');
   const yearly = searchParams.get('offer') === signupOffer.yearly;
@@ -113,13 +111,13 @@ function YearlyHandOff() {
     started.current = true;
     startYearlyCheckout()
       .then((answer) => {
-        if (!answer?.url) throw new Error(messages.billing.noCheckoutUrl);
+        if (!answer?.url) throw new Error(billingMessages.noCheckoutUrl);
         redirectTo(answer.url);
       })
       .catch((error: unknown) => {
         console.warn('Yearly checkout failed', error);
-        notify.error(messages.signup.paymentRedirectFailedTitle, {
-          description: messages.signup.paymentRedirectFailedDescription,
+        notify.error(signupMessages.paymentRedirectFailedTitle, {
+          description: signupMessages.paymentRedirectFailedDescription,
         });
         setFailed(true);
       });

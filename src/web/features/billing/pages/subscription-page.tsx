@@ -1,7 +1,9 @@
 import { ArrowLeft, Settings } from 'lucide-react';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { routes, subscriptionFrom, tierName } from '../../../../common/product.ts';
+import { billingMessages } from '../../../../common/messages/billing.ts';
+import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { routes, subscriptionFrom } from '../../../../common/product/routes.ts';
+import { tierName } from '../../../../common/product/tiers.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
@@ -12,14 +14,14 @@ import { CheckoutCancelledNotice } from '../components/checkout-cancelled-notice
 import { PlanGrid } from '../components/plan-grid.tsx';
 import { usePortal } from '../use-portal.ts';
 
-const text = messages.billing;
+const text = billingMessages;
 
 /**
  * /subscription?from=custom-prompt|tryon&redirect=/path: the plans, worded for why the visitor
  * came. Subscribers see their current plan and the way to manage it.
  */
 export function SubscriptionPage() {
-  usePageTitle(messages.pageTitles.subscription);
+  usePageTitle(pageTitleMessages.subscription);
   const [searchParams] = useSearchParams();
   const from = searchParams.get('from');
   const redirectParam = searchParams.get('redirect');
@@ -53,7 +55,7 @@ export function SubscriptionPage() {
       <div>
         <Button variant="ghost" size="sm" className="-ml-3" onClick={goBack}>
           <ArrowLeft aria-hidden="true" className="size-4" />
-          {messages.common.back}
+          {commonMessages.back}
         </Button>
       </div>
       <header className="flex flex-col items-start gap-4 md:flex-row md:items-end md:justify-between">

@@ -3,8 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { CreditCard, Lock } from 'lucide-react';
 import { Link, useParams } from 'react-router';
 import type { TestCheckout } from '../../../../common/api/billing.ts';
-import { messages } from '../../../../common/messages.ts';
-import { formatUsd, routes } from '../../../../common/product.ts';
+import { accountMessages } from '../../../../common/messages/account.ts';
+import { billingMessages } from '../../../../common/messages/billing.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
+import { formatUsd } from '../../../../common/product/money.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Container } from '../../../components/ui/container.tsx';
@@ -20,7 +23,7 @@ import {
 } from '../billing-api.ts';
 import { TestModeBanner } from '../components/test-mode-banner.tsx';
 
-const text = messages.billing.testMode;
+const text = billingMessages.testMode;
 
 /**
  * /test-checkout/{id} (BILLING=local): stands in for the payment provider's hosted checkout.
@@ -42,7 +45,7 @@ export function TestCheckoutPage() {
       // Stays busy: the page is being left.
       redirectTo(result.redirectUrl);
     } catch (failure) {
-      setError(isApiError(failure) ? failure.message : messages.common.unexpectedError);
+      setError(isApiError(failure) ? failure.message : commonMessages.unexpectedError);
       setAction(null);
     }
   }
@@ -54,7 +57,7 @@ export function TestCheckoutPage() {
         <h1 className="flex flex-wrap items-center gap-3 text-3xl font-semibold text-neutral-950">
           {text.checkoutTitle}
           <span className="inline-flex items-center rounded-full bg-warning-50 px-2.5 py-0.5 text-xs font-medium text-warning-900 ring-1 ring-warning-300 ring-inset">
-            {messages.billing.testCheckout.badge}
+            {billingMessages.testCheckout.badge}
           </span>
         </h1>
         <p className="text-neutral-600">{text.checkoutSubtitle}</p>
@@ -67,7 +70,7 @@ export function TestCheckoutPage() {
       ) : query.data.status !== 'open' ? (
         <Card className="flex flex-col items-start gap-4 p-6 md:p-8">
           <h2 className="text-lg font-semibold text-neutral-950">{text.closedTitle}</h2>
-          <p className="text-sm text-neutral-600">{messages.billing.checkoutClosed}</p>
+          <p className="text-sm text-neutral-600">{billingMessages.checkoutClosed}</p>
           <Button asChild variant="outline">
             <Link to={routes.subscription}>{text.backToPlans}</Link>
           </Button>
@@ -79,7 +82,7 @@ export function TestCheckoutPage() {
             {error ? <FormAlert>{error}</FormAlert> : null}
             <p className="flex items-center gap-2 text-sm text-neutral-600">
               <CreditCard aria-hidden="true" className="size-4 text-neutral-500" />
-              {messages.billing.testCheckout.notice}
+              {billingMessages.testCheckout.notice}
             </p>
             <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
               <Button
@@ -89,7 +92,7 @@ export function TestCheckoutPage() {
                 loading={action === 'cancel'}
                 onClick={() => void run('cancel')}
               >
-                {action === 'cancel' ? text.leaving : messages.billing.testCheckout.cancel}
+                {action === 'cancel' ? text.leaving : billingMessages.testCheckout.cancel}
               </Button>
               <Button
                 size="lg"
@@ -100,7 +103,7 @@ export function TestCheckoutPage() {
                 {action === 'pay' ? null : <Lock aria-hidden="true" className="size-4" />}
                 {action === 'pay'
                   ? text.paying
-                  : messages.billing.testCheckout.pay(formatUsd(query.data.priceUsd))}
+                  : billingMessages.testCheckout.pay(formatUsd(query.data.priceUsd))}
               </Button>
             </div>
           </div>
@@ -119,14 +122,14 @@ function OrderSummary({ checkout }: { checkout: TestCheckout }) {
         : text.oneTime;
   const perInterval =
     checkout.interval === 'year'
-      ? messages.billing.perYear
+      ? billingMessages.perYear
       : checkout.interval === 'month'
-        ? messages.billing.perMonth
+        ? billingMessages.perMonth
         : null;
   const rows = [
     { label: text.account, value: checkout.email },
     {
-      label: messages.account.credits,
+      label: accountMessages.credits,
       value:
         checkout.kind === 'pack'
           ? text.creditsAdded(checkout.credits)
@@ -177,7 +180,7 @@ function CheckoutSkeleton() {
   return (
     <Card aria-busy="true" className="flex flex-col gap-6 p-6 md:p-8">
       <span className="sr-only" role="status">
-        {messages.common.loadingEllipsis}
+        {commonMessages.loadingEllipsis}
       </span>
       <Skeleton className="h-4 w-32" />
       <div className="flex justify-between gap-4">

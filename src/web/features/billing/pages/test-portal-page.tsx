@@ -3,8 +3,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import type { TestPortal } from '../../../../common/api/billing.ts';
-import { messages } from '../../../../common/messages.ts';
-import { formatUsd } from '../../../../common/product.ts';
+import { billingMessages } from '../../../../common/messages/billing.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
+import { formatUsd } from '../../../../common/product/money.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -25,7 +26,7 @@ import {
 } from '../billing-api.ts';
 import { TestModeBanner } from '../components/test-mode-banner.tsx';
 
-const text = messages.billing.testMode;
+const text = billingMessages.testMode;
 type Busy = { kind: 'switch'; priceId: string } | { kind: 'cancel' } | { kind: 'resume' } | null;
 
 /**
@@ -33,7 +34,7 @@ type Busy = { kind: 'switch'; priceId: string } | { kind: 'cancel' } | { kind: '
  * a subscriber switches plan or cancels at the end of the period (and changes their mind).
  */
 export function TestPortalPage() {
-  usePageTitle(messages.billing.testCheckout.portalTitle);
+  usePageTitle(billingMessages.testCheckout.portalTitle);
   const [searchParams] = useSearchParams();
   const returnParam = searchParams.get('return');
   const returnPath = returnParam && isSafeRedirect(returnParam) ? returnParam : null;
@@ -61,7 +62,7 @@ export function TestPortalPage() {
       if (next.kind === 'switch')
         notify.success(text.switched(answer.subscription.planTitle ?? ''));
       else if (next.kind === 'resume') notify.success(text.resumed);
-      else notify.success(messages.billing.testCheckout.cancelled);
+      else notify.success(billingMessages.testCheckout.cancelled);
     } catch (failure) {
       setError(isApiError(failure) && failure.status > 0 ? failure.message : text.actionFailed);
     } finally {
@@ -74,7 +75,7 @@ export function TestPortalPage() {
       <TestModeBanner />
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-semibold text-neutral-950">
-          {messages.billing.testCheckout.portalTitle}
+          {billingMessages.testCheckout.portalTitle}
         </h1>
         <p className="text-neutral-600">{text.portalSubtitle}</p>
       </div>
@@ -82,7 +83,7 @@ export function TestPortalPage() {
       {query.isPending ? (
         <div aria-busy="true" className="flex flex-col gap-6">
           <span className="sr-only" role="status">
-            {messages.common.loadingEllipsis}
+            {commonMessages.loadingEllipsis}
           </span>
           <Skeleton shape="card" className="h-44 w-full" />
           <Skeleton shape="card" className="h-64 w-full" />
@@ -129,12 +130,12 @@ function PortalBody({
               <p className="text-2xl font-semibold text-neutral-950">{subscription.planTitle}</p>
               <Badge variant={subscription.cancelAtPeriodEnd ? 'neutral' : 'success'} size="md">
                 {subscription.cancelAtPeriodEnd
-                  ? messages.billing.endsOn(periodEnd)
-                  : messages.billing.renewsOn(periodEnd)}
+                  ? billingMessages.endsOn(periodEnd)
+                  : billingMessages.renewsOn(periodEnd)}
               </Badge>
             </div>
             {subscription.cancelAtPeriodEnd ? (
-              <p className="text-sm text-neutral-600">{messages.billing.cancelNotice(periodEnd)}</p>
+              <p className="text-sm text-neutral-600">{billingMessages.cancelNotice(periodEnd)}</p>
             ) : null}
             <div>
               {subscription.cancelAtPeriodEnd ? (
@@ -145,7 +146,7 @@ function PortalBody({
                 >
                   {busy?.kind === 'resume'
                     ? text.resuming
-                    : messages.billing.testCheckout.resumeSubscription}
+                    : billingMessages.testCheckout.resumeSubscription}
                 </Button>
               ) : (
                 <Button
@@ -156,7 +157,7 @@ function PortalBody({
                 >
                   {busy?.kind === 'cancel'
                     ? text.cancelling
-                    : messages.billing.testCheckout.cancelSubscription}
+                    : billingMessages.testCheckout.cancelSubscription}
                 </Button>
               )}
             </div>
@@ -178,13 +179,13 @@ function PortalBody({
                   <div className="flex flex-col gap-0.5">
                     <p className="font-semibold text-neutral-950">{plan.title}</p>
                     <p className="text-sm text-neutral-600">
-                      {formatUsd(plan.priceUsd)} {messages.billing.perMonth} ·{' '}
-                      {messages.billing.creditsPerMonth(plan.monthlyCredits)}
+                      {formatUsd(plan.priceUsd)} {billingMessages.perMonth} ·{' '}
+                      {billingMessages.creditsPerMonth(plan.monthlyCredits)}
                     </p>
                   </div>
                   {plan.current ? (
                     <Badge variant="success" size="md">
-                      {messages.billing.currentPlan}
+                      {billingMessages.currentPlan}
                     </Badge>
                   ) : (
                     <Button
@@ -193,9 +194,9 @@ function PortalBody({
                       disabled={busy !== null}
                       loading={busy?.kind === 'switch' && busy.priceId === plan.priceId}
                       onClick={() => onAct({ kind: 'switch', priceId: plan.priceId })}
-                      aria-label={`${messages.billing.testCheckout.switchPlan}: ${plan.title}`}
+                      aria-label={`${billingMessages.testCheckout.switchPlan}: ${plan.title}`}
                     >
-                      {messages.billing.testCheckout.switchPlan}
+                      {billingMessages.testCheckout.switchPlan}
                     </Button>
                   )}
                 </Card>

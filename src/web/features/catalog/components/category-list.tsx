@@ -3,8 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, ChevronDown, FolderOpen, ImagePlus, RefreshCw } from 'lucide-react';
 import { Link } from 'react-router';
 import type { Category, PresetSummary } from '../../../../common/api/catalog.ts';
-import { messages } from '../../../../common/messages.ts';
-import { paths } from '../../../../common/product.ts';
+import { catalogMessages } from '../../../../common/messages/catalog.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
+import { paths } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
@@ -20,7 +21,7 @@ import { PresetCard, PresetCardSkeleton } from './preset-card.tsx';
 import { carouselItemClasses } from '../../../lib/carousel-layout.ts';
 import { PresetCarousel } from './preset-carousel.tsx';
 
-const text = messages.catalog;
+const text = catalogMessages;
 
 /**
  * The dashboard's Presets tab: every active category in order, each a collapsible row with a
@@ -203,7 +204,7 @@ function CategoryListSkeleton() {
   return (
     <div aria-busy="true" className="flex flex-col gap-10">
       <span role="status" className="sr-only">
-        {messages.common.loadingEllipsis}
+        {commonMessages.loadingEllipsis}
       </span>
       {[0, 1].map((row) => (
         <div key={row} className="flex flex-col gap-4">

@@ -1,10 +1,10 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import type { CatalogImage } from '../../../../common/api/catalog.ts';
-import { messages } from '../../../../common/messages.ts';
+import { catalogMessages } from '../../../../common/messages/catalog.ts';
 import { Image } from '../../../components/image.tsx';
 import { cn } from '../../../lib/cn.ts';
 
-const text = messages.catalog;
+const text = catalogMessages;
 
 export interface ImageCarouselProps {
   images: CatalogImage[];

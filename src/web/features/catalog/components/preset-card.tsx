@@ -1,8 +1,9 @@
 import { Check } from 'lucide-react';
 import { Link } from 'react-router';
 import type { PresetSummary } from '../../../../common/api/catalog.ts';
-import { messages } from '../../../../common/messages.ts';
-import { layout, paths } from '../../../../common/product.ts';
+import { catalogMessages } from '../../../../common/messages/catalog.ts';
+import { paths } from '../../../../common/product/routes.ts';
+import { layout } from '../../../../common/product/timings.ts';
 import { Image } from '../../../components/image.tsx';
 import { cn } from '../../../lib/cn.ts';
 import type { CatalogLinkState } from '../catalog-api.ts';
@@ -101,7 +102,7 @@ export function PresetCard({
             className="peer absolute inset-0 size-full cursor-pointer appearance-none rounded-full opacity-0"
             checked={selected === true}
             onChange={(event) => onSelectedChange(event.target.checked)}
-            aria-label={messages.catalog.selectPreset(preset.displayName)}
+            aria-label={catalogMessages.selectPreset(preset.displayName)}
           />
           <Check aria-hidden="true" className="pointer-events-none size-4" strokeWidth={3} />
           {/* The real checkbox is visually hidden; this ring shows its keyboard focus. */}

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { catalogMessages } from '../../../../common/messages/catalog.ts';
 import { cn } from '../../../lib/cn.ts';
 
 export interface PresetCarouselProps {
@@ -62,7 +62,7 @@ export function PresetCarousel({ label, children }: PresetCarouselProps) {
           className={buttonClasses}
           onClick={() => page(-1)}
           disabled={edges.start}
-          aria-label={messages.catalog.scrollPrevious(label)}
+          aria-label={catalogMessages.scrollPrevious(label)}
         >
           <ChevronLeft aria-hidden="true" className="size-4" />
         </button>
@@ -71,7 +71,7 @@ export function PresetCarousel({ label, children }: PresetCarouselProps) {
           className={buttonClasses}
           onClick={() => page(1)}
           disabled={edges.end}
-          aria-label={messages.catalog.scrollNext(label)}
+          aria-label={catalogMessages.scrollNext(label)}
         >
           <ChevronRight aria-hidden="true" className="size-4" />
         </button>

@@ -2,8 +2,10 @@ import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, Layers, Lock, X } from 'lucide-react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { routes } from '../../../../common/product.ts';
+import { catalogMessages } from '../../../../common/messages/catalog.ts';
+import { bulkMessages } from '../../../../common/messages/generation.ts';
+import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
@@ -17,7 +19,7 @@ import { bulkPlanGate } from '../../generation/generation-rules.ts';
 import { categoryQueryOptions, readCatalogLinkState } from '../catalog-api.ts';
 import { PresetCard, PresetCardSkeleton } from '../components/preset-card.tsx';
 
-const text = messages.catalog;
+const text = catalogMessages;
 const gridClasses = 'grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4';
 
 /**
@@ -44,7 +46,7 @@ export function CategoryPage() {
     if (loadError && !notFound) notify.error(text.loadModelsFailed(loadError.message));
   }, [loadError, notFound]);
 
-  const title = query.data?.category.displayName ?? categoryName ?? messages.pageTitles.category;
+  const title = query.data?.category.displayName ?? categoryName ?? pageTitleMessages.category;
   usePageTitle(title);
 
   const gate = bulkPlanGate(subscription);
@@ -69,7 +71,7 @@ export function CategoryPage() {
       return;
     }
     if (count === 0) {
-      notify.error(messages.bulk.selectAtLeastOne);
+      notify.error(bulkMessages.selectAtLeastOne);
       return;
     }
     setDialogOpen(true);
@@ -81,7 +83,7 @@ export function CategoryPage() {
         <Button asChild variant="ghost" size="sm" className="-ml-3 self-start">
           <Link to={routes.dashboard}>
             <ArrowLeft aria-hidden="true" className="size-4" />
-            {messages.common.back}
+            {commonMessages.back}
           </Link>
         </Button>
         <header className="flex flex-col gap-2">
@@ -122,7 +124,7 @@ export function CategoryPage() {
       {query.isPending ? (
         <div aria-busy="true" className={gridClasses}>
           <span role="status" className="sr-only">
-            {messages.common.loadingEllipsis}
+            {commonMessages.loadingEllipsis}
           </span>
           {Array.from({ length: 8 }, (_, i) => (
             <PresetCardSkeleton key={i} />
@@ -137,7 +139,7 @@ export function CategoryPage() {
             action={
               notFound ? (
                 <Button asChild variant="outline">
-                  <Link to={routes.dashboard}>{messages.common.goBack}</Link>
+                  <Link to={routes.dashboard}>{commonMessages.goBack}</Link>
                 </Button>
               ) : (
                 <Button variant="outline" onClick={() => void query.refetch()}>

@@ -3,8 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft } from 'lucide-react';
 import { Link, useLocation, useParams } from 'react-router';
 import type { CatalogImage } from '../../../../common/api/catalog.ts';
-import { messages } from '../../../../common/messages.ts';
-import { paths, routes } from '../../../../common/product.ts';
+import { catalogMessages } from '../../../../common/messages/catalog.ts';
+import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { paths, routes } from '../../../../common/product/routes.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
@@ -16,7 +17,7 @@ import { PresetGenerate } from '../../generation/components/preset-generate.tsx'
 import { presetQueryOptions, readCatalogLinkState } from '../catalog-api.ts';
 import { ExamplesGrid, ImageCarousel } from '../components/image-carousel.tsx';
 
-const text = messages.catalog;
+const text = catalogMessages;
 
 /**
  * /model/{id}: a preset's pictures, description and category, the user's own AI model to use,
@@ -30,13 +31,13 @@ export function ModelPage() {
   const backTo = fromCategory ? paths.category(fromCategory) : routes.dashboard;
   const query = useQuery(presetQueryOptions(id));
   const [index, setIndex] = useState(0);
-  usePageTitle(query.data?.preset.displayName ?? messages.pageTitles.model);
+  usePageTitle(query.data?.preset.displayName ?? pageTitleMessages.model);
 
   const back = (
     <Button asChild variant="ghost" size="sm" className="-ml-3 self-start">
       <Link to={backTo}>
         <ArrowLeft aria-hidden="true" className="size-4" />
-        {messages.common.back}
+        {commonMessages.back}
       </Link>
     </Button>
   );
@@ -136,7 +137,7 @@ function NotFoundOrFailed({
         headingLevel="h2"
         action={
           <Button asChild variant="outline">
-            <Link to={backTo}>{messages.common.goBack}</Link>
+            <Link to={backTo}>{commonMessages.goBack}</Link>
           </Button>
         }
       />
@@ -145,14 +146,14 @@ function NotFoundOrFailed({
   return (
     <EmptyState
       title={<span role="alert">{text.loadModelDetailsFailed}</span>}
-      description={messages.common.somethingWentWrong}
+      description={commonMessages.somethingWentWrong}
       action={
         <>
           <Button variant="outline" onClick={onRetry}>
-            {messages.common.tryAgain}
+            {commonMessages.tryAgain}
           </Button>
           <Button asChild variant="ghost">
-            <Link to={backTo}>{messages.common.goBack}</Link>
+            <Link to={backTo}>{commonMessages.goBack}</Link>
           </Button>
         </>
       }
@@ -164,7 +165,7 @@ function ModelPageSkeleton({ back }: { back: ReactNode }) {
   return (
     <Container aria-busy="true" className="flex flex-col gap-8 py-8 md:gap-12 md:py-12">
       <span role="status" className="sr-only">
-        {messages.common.loadingEllipsis}
+        {commonMessages.loadingEllipsis}
       </span>
       <div className="grid gap-8 md:grid-cols-2 md:gap-12">
         <div className="flex flex-col gap-4">

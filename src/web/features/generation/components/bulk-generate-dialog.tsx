@@ -2,8 +2,11 @@ import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Coins, Layers, Plus, UserRoundPlus } from 'lucide-react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { paths, routes } from '../../../../common/product.ts';
+import { catalogMessages } from '../../../../common/messages/catalog.ts';
+import { bulkMessages } from '../../../../common/messages/generation.ts';
+import { modelsMessages } from '../../../../common/messages/models.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
+import { paths, routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
@@ -28,7 +31,7 @@ import {
 import { useReturnFocus } from '../use-return-focus.ts';
 import { SingleModelPicker } from './model-picker.tsx';
 
-const text = messages.bulk;
+const text = bulkMessages;
 
 /**
  * Bulk Generate from a category: choose the AI model every selected preset is made with, see
@@ -107,7 +110,7 @@ function BulkDialogBody({
   };
 
   return (
-    <DialogContent closeLabel={messages.common.close} {...returnFocus}>
+    <DialogContent closeLabel={commonMessages.close} {...returnFocus}>
       <DialogHeader>
         <DialogTitle>{text.dialogTitle}</DialogTitle>
         <DialogDescription>{text.dialogText(count)}</DialogDescription>
@@ -116,13 +119,13 @@ function BulkDialogBody({
       {models.isPending ? (
         <div aria-busy="true" className="flex flex-col gap-2">
           <span role="status" className="sr-only">
-            {messages.common.loadingEllipsis}
+            {commonMessages.loadingEllipsis}
           </span>
           <Skeleton className="h-16" />
         </div>
       ) : models.isError ? (
         <p role="alert" className="text-sm text-danger-700">
-          {messages.models.loadFailed}
+          {modelsMessages.loadFailed}
         </p>
       ) : usable.length === 0 ? (
         <div className="flex items-start gap-4">
@@ -131,13 +134,13 @@ function BulkDialogBody({
           </span>
           <div className="flex flex-col gap-1">
             <p className="font-semibold text-neutral-950">
-              {messages.catalog.modelPickerEmptyTitle}
+              {catalogMessages.modelPickerEmptyTitle}
             </p>
-            <p className="text-sm text-neutral-600">{messages.catalog.modelPickerEmptyText}</p>
+            <p className="text-sm text-neutral-600">{catalogMessages.modelPickerEmptyText}</p>
             <Button asChild size="sm" variant="outline" className="mt-2 self-start">
               <Link to={`${routes.createModel}?redirect=${encodeURIComponent(pathname)}`}>
                 <Plus aria-hidden="true" className="size-4" />
-                {messages.models.createNew}
+                {modelsMessages.createNew}
               </Link>
             </Button>
           </div>
@@ -145,7 +148,7 @@ function BulkDialogBody({
       ) : (
         <SingleModelPicker
           models={list}
-          legend={messages.catalog.chooseYourModel}
+          legend={catalogMessages.chooseYourModel}
           name="bulk-user-model"
           value={userModelId}
           onChange={setChosen}
@@ -160,7 +163,7 @@ function BulkDialogBody({
 
       <DialogFooter>
         <DialogClose asChild>
-          <Button variant="outline">{messages.common.cancel}</Button>
+          <Button variant="outline">{commonMessages.cancel}</Button>
         </DialogClose>
         <Button
           onClick={onSubmit}

@@ -1,14 +1,14 @@
 import { Layers } from 'lucide-react';
 import { Link } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { paths } from '../../../../common/product.ts';
+import { bulkMessages } from '../../../../common/messages/generation.ts';
+import { paths } from '../../../../common/product/routes.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
 import { formatRelativeOrDate } from '../../../lib/dates.ts';
 import type { BulkJob } from '../generation-api.ts';
 import { bulkBadge, bulkProgressPercent } from '../generation-rules.ts';
 
-const text = messages.bulk;
+const text = bulkMessages;
 
 /** A bulk job in the generated tab's list: its name, badge and progress; opens its page. */
 export function BulkJobCard({ job, now }: { job: BulkJob; now: Date }) {

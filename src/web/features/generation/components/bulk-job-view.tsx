@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Download } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { bulkMessages } from '../../../../common/messages/generation.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -11,7 +12,7 @@ import { bulkBadge, bulkProgressPercent } from '../generation-rules.ts';
 import { GenerationCard, generationGridClasses } from './generation-card.tsx';
 import { GenerationModal } from './generation-modal.tsx';
 
-const text = messages.bulk;
+const text = bulkMessages;
 
 /**
  * A bulk job: its progress (completed of total, as a bar; announced politely as it moves) and
@@ -30,7 +31,7 @@ export function BulkJobView({ detail }: { detail: BulkJobDetail }) {
     <div className="flex flex-col gap-8">
       <header className="flex flex-col gap-3">
         <p className="text-sm font-medium tracking-wide text-accent-700">
-          {messages.pageTitles.bulkGeneration}
+          {pageTitleMessages.bulkGeneration}
         </p>
         <div className="flex flex-wrap items-center gap-3">
           <h1 className="text-3xl font-semibold text-neutral-950 md:text-4xl">{job.label}</h1>

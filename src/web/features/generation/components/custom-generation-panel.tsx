@@ -2,8 +2,12 @@ import { useId, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Coins, Lightbulb, Lock, Plus, Sparkles, UserRoundPlus } from 'lucide-react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { paths, prompt as promptRules, routes } from '../../../../common/product.ts';
+import { catalogMessages } from '../../../../common/messages/catalog.ts';
+import { bulkMessages, generationMessages } from '../../../../common/messages/generation.ts';
+import { modelsMessages } from '../../../../common/messages/models.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
+import { prompt as promptRules } from '../../../../common/product/limits.ts';
+import { paths, routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { describedBy, fieldHintId } from '../../../components/ui/form-field.tsx';
@@ -38,7 +42,7 @@ import {
 import { GenerationResult } from './generation-result.tsx';
 import { MultiModelPicker } from './model-picker.tsx';
 
-const text = messages.generation;
+const text = generationMessages;
 
 type Submission = Extract<CheckOutcome, { ok: true }>;
 type SubmitResult =
@@ -179,21 +183,21 @@ export function CustomGenerationPanel({ headingLevel = 'h2' }: { headingLevel?: 
             {models.isPending ? (
               <div aria-busy="true" className="grid gap-2 sm:grid-cols-2">
                 <span role="status" className="sr-only">
-                  {messages.common.loadingEllipsis}
+                  {commonMessages.loadingEllipsis}
                 </span>
                 <Skeleton className="h-16" />
                 <Skeleton className="h-16" />
               </div>
             ) : models.isError ? (
               <p role="alert" className="text-sm text-danger-700">
-                {messages.models.loadFailed}
+                {modelsMessages.loadFailed}
                 <Button
                   variant="ghost"
                   size="sm"
                   className="ml-2"
                   onClick={() => void models.refetch()}
                 >
-                  {messages.common.tryAgain}
+                  {commonMessages.tryAgain}
                 </Button>
               </p>
             ) : list.length === 0 ? (
@@ -247,8 +251,8 @@ export function CustomGenerationPanel({ headingLevel = 'h2' }: { headingLevel?: 
                 <p id={fieldHintId(promptId)} className="flex items-center gap-1.5">
                   <Coins aria-hidden="true" className="size-3.5 text-accent-600" />
                   {selected.size > 1
-                    ? messages.bulk.cost(selected.size)
-                    : messages.catalog.generateCost}
+                    ? bulkMessages.cost(selected.size)
+                    : catalogMessages.generateCost}
                 </p>
                 <p id={countId} className="shrink-0 tabular-nums">
                   {text.promptCount(prompt.length, promptRules.maxLength)}

@@ -1,6 +1,7 @@
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
+import { generationMessages } from '../../../../common/messages/generation.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
@@ -11,7 +12,7 @@ export function DetailSkeleton() {
   return (
     <div aria-busy="true" className="grid gap-8 md:grid-cols-2 md:gap-12">
       <span role="status" className="sr-only">
-        {messages.common.loadingEllipsis}
+        {commonMessages.loadingEllipsis}
       </span>
       <Skeleton shape="card" className="aspect-[4/5] w-full" />
       <div className="flex flex-col gap-4">
@@ -29,7 +30,7 @@ export function BackToGenerated() {
     <Button asChild variant="ghost" size="sm" className="-ml-3 self-start">
       <Link to={generatedTabPath}>
         <ArrowLeft aria-hidden="true" className="size-4" />
-        {messages.generation.detail.back}
+        {generationMessages.detail.back}
       </Link>
     </Button>
   );
@@ -52,11 +53,11 @@ export function Problem({
       action={
         onRetry ? (
           <Button variant="outline" onClick={onRetry}>
-            {messages.common.tryAgain}
+            {commonMessages.tryAgain}
           </Button>
         ) : (
           <Button asChild variant="outline">
-            <Link to={generatedTabPath}>{messages.common.goBack}</Link>
+            <Link to={generatedTabPath}>{commonMessages.goBack}</Link>
           </Button>
         )
       }

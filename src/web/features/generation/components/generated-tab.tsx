@@ -1,7 +1,8 @@
 import { useState, type ReactNode } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { CheckSquare, Download, Heart, Images } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { generationMessages } from '../../../../common/messages/generation.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { cn } from '../../../lib/cn.ts';
@@ -22,7 +23,7 @@ import { GenerationModal } from './generation-modal.tsx';
 import { SelectionBar } from './selection-bar.tsx';
 import { loadMore } from '../../../lib/load-more.ts';
 
-const text = messages.generation.history;
+const text = generationMessages.history;
 
 /**
  * The dashboard's Generated tab: single generations newest first (50 a page, Load more), the
@@ -127,7 +128,7 @@ function GeneratedLists({ emptyAction }: { emptyAction?: ReactNode }) {
         {list.isPending ? (
           <div aria-busy="true" className={generationGridClasses}>
             <span role="status" className="sr-only">
-              {messages.common.loadingEllipsis}
+              {commonMessages.loadingEllipsis}
             </span>
             {Array.from({ length: 4 }, (_, index) => (
               <GenerationCardSkeleton key={index} />
@@ -140,7 +141,7 @@ function GeneratedLists({ emptyAction }: { emptyAction?: ReactNode }) {
             headingLevel="h3"
             action={
               <Button variant="outline" onClick={() => void list.refetch()}>
-                {messages.common.tryAgain}
+                {commonMessages.tryAgain}
               </Button>
             }
           />

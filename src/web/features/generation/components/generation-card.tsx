@@ -1,5 +1,5 @@
 import { Check, Heart } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { generationMessages } from '../../../../common/messages/generation.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { formatRelativeOrDate } from '../../../lib/dates.ts';
@@ -7,7 +7,7 @@ import type { Generation } from '../generation-api.ts';
 import { generationTitle, generationView, isNew } from '../generation-rules.ts';
 import { GenerationBadges, GenerationMedia } from './generation-media.tsx';
 
-const text = messages.generation;
+const text = generationMessages;
 
 /**
  * One generation in a grid: its picture (or state), name, age and badges. The name is the

@@ -1,5 +1,6 @@
 import { CircleAlert, Info, ShieldAlert } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { generationMessages } from '../../../../common/messages/generation.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Image } from '../../../components/image.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -18,7 +19,7 @@ import { cn } from '../../../lib/cn.ts';
 import type { Generation } from '../generation-api.ts';
 import { generationTitle, generationView } from '../generation-rules.ts';
 
-const text = messages.generation;
+const text = generationMessages;
 
 /** The shape a generation's picture takes before its size is known: a portrait. */
 const defaultAspect = '4 / 5';
@@ -74,7 +75,7 @@ export function GenerationMedia({
           className={cn('text-xs text-danger-700', size === 'card' && 'line-clamp-3')}
           data-testid="failure-reason"
         >
-          {generation.failureReason || messages.common.unknownError}
+          {generation.failureReason || commonMessages.unknownError}
         </span>
       </div>
     );
@@ -129,14 +130,14 @@ export function BlockedPlaceholder({
             {blocked.moreInfo}
           </Button>
         </DialogTrigger>
-        <DialogContent closeLabel={messages.common.close}>
+        <DialogContent closeLabel={commonMessages.close}>
           <DialogHeader>
             <DialogTitle>{blocked.dialogTitle}</DialogTitle>
             <DialogDescription>{blocked.dialogText}</DialogDescription>
           </DialogHeader>
           <DialogFooter>
             <DialogClose asChild>
-              <Button variant="outline">{messages.common.close}</Button>
+              <Button variant="outline">{commonMessages.close}</Button>
             </DialogClose>
           </DialogFooter>
         </DialogContent>

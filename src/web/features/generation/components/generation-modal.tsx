@@ -1,7 +1,8 @@
 import { Download, ExternalLink, Heart } from 'lucide-react';
 import { Link } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { paths } from '../../../../common/product.ts';
+import { generationMessages } from '../../../../common/messages/generation.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
+import { paths } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
@@ -19,7 +20,7 @@ import { useMarkViewed, useToggleFavourite } from '../use-generation-actions.ts'
 import { useReturnFocus } from '../use-return-focus.ts';
 import { GenerationBadges, GenerationMedia } from './generation-media.tsx';
 
-const text = messages.generation;
+const text = generationMessages;
 
 /**
  * A generation opened from a list: processing (it finishes in place, the list's live data feeds
@@ -52,7 +53,7 @@ function ModalBody({ generation }: { generation: Generation }) {
   const returnFocus = useReturnFocus();
 
   return (
-    <DialogContent className="md:max-w-2xl" closeLabel={messages.common.close} {...returnFocus}>
+    <DialogContent className="md:max-w-2xl" closeLabel={commonMessages.close} {...returnFocus}>
       <DialogHeader>
         <DialogTitle>{generationTitle(generation)}</DialogTitle>
         <DialogDescription>

@@ -2,8 +2,9 @@ import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, Download, ExternalLink } from 'lucide-react';
 import { Link } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { paths, timings } from '../../../../common/product.ts';
+import { generationMessages } from '../../../../common/messages/generation.ts';
+import { paths } from '../../../../common/product/routes.ts';
+import { timings } from '../../../../common/product/timings.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
@@ -13,7 +14,7 @@ import { useDownloadImage } from '../use-download-image.ts';
 import { useMarkViewed } from '../use-generation-actions.ts';
 import { GenerationBadges, GenerationMedia } from './generation-media.tsx';
 
-const text = messages.generation.result;
+const text = generationMessages.result;
 
 /**
  * The picture the user has just asked for, shown where they pressed Generate: its progress while
@@ -74,7 +75,7 @@ export function GenerationResult({ generation: created }: { generation: Generati
           {view === 'complete' ? (
             <Button size="sm" loading={downloading} onClick={() => void download(generation)}>
               <Download aria-hidden="true" className="size-4" />
-              {messages.generation.detail.download}
+              {generationMessages.detail.download}
             </Button>
           ) : null}
           {view === 'processing' ? null : (

@@ -1,6 +1,6 @@
 import { Check, Lock } from 'lucide-react';
 import type { UserModel } from '../../../../common/api/studio.ts';
-import { messages } from '../../../../common/messages.ts';
+import { generationMessages } from '../../../../common/messages/generation.ts';
 import emptyFrameUrl from '../../../assets/illustrations/empty-frame.svg';
 import { Image } from '../../../components/image.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
@@ -8,7 +8,7 @@ import { cn } from '../../../lib/cn.ts';
 import { modelStatusView } from '../../studio/model-status.ts';
 import { isTrainingModel, isUsableModel, selectableModelIds } from '../generation-rules.ts';
 
-const text = messages.generation;
+const text = generationMessages;
 
 interface PickerBase {
   models: readonly UserModel[];

@@ -2,8 +2,10 @@ import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Coins, CreditCard, Lock, LogIn, Plus, Sparkles, UserRoundPlus } from 'lucide-react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { routes } from '../../../../common/product.ts';
+import { catalogMessages } from '../../../../common/messages/catalog.ts';
+import { generationMessages } from '../../../../common/messages/generation.ts';
+import { modelsMessages } from '../../../../common/messages/models.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { StickyActionBar } from '../../../components/ui/sticky-action-bar.tsx';
@@ -17,8 +19,8 @@ import { presetGenerateState, type PresetGenerateState } from '../preset-generat
 import { GenerationResult } from './generation-result.tsx';
 import { SingleModelPicker } from './model-picker.tsx';
 
-const text = messages.catalog;
-const buttonText = messages.generation.presetButton;
+const text = catalogMessages;
+const buttonText = generationMessages.presetButton;
 
 /**
  * The preset page's generate column (catalog's /model/{id}): the user's own AI model to generate
@@ -49,9 +51,9 @@ export function PresetGenerate({ presetId }: { presetId: string }) {
     mutationFn: (request: { userModelId: string; presetId: string }) => generateFromPreset(request),
     onSuccess: (generation) => {
       setLatest(generation);
-      notify.success(messages.generation.queued, {
+      notify.success(generationMessages.queued, {
         action: {
-          label: messages.generation.viewImages,
+          label: generationMessages.viewImages,
           onClick: () => void navigate(generatedTabPath),
         },
       });
@@ -72,7 +74,7 @@ export function PresetGenerate({ presetId }: { presetId: string }) {
 
   const onGenerate = () => {
     if (!userModelId) {
-      notify.error(messages.generation.missingInformation);
+      notify.error(generationMessages.missingInformation);
       return;
     }
     generate.mutate({ userModelId, presetId });
@@ -124,7 +126,7 @@ function ModelPickerEmpty() {
           <Button asChild size="sm" variant="outline" className="mt-2 self-start">
             <Link to={`${routes.createModel}?redirect=${encodeURIComponent(pathname)}`}>
               <Plus aria-hidden="true" className="size-4" />
-              {messages.models.createNew}
+              {modelsMessages.createNew}
             </Link>
           </Button>
         </div>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Download, Heart, Trash2 } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { generationMessages } from '../../../../common/messages/generation.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -20,7 +21,7 @@ import {
   setFavourite,
 } from '../generation-api.ts';
 
-const text = messages.generation.history.selection;
+const text = generationMessages.history.selection;
 
 /**
  * What can be done with the images selected in the Generated tab: download them as one zip,
@@ -118,7 +119,7 @@ export function SelectionBar({
           </AlertDialogHeader>
           <AlertDialogFooter>
             <AlertDialogCancel disabled={removal.isPending}>
-              {messages.common.cancel}
+              {commonMessages.cancel}
             </AlertDialogCancel>
             {/* Not AlertDialogAction: that would close the dialog before the answers arrive. */}
             <Button
@@ -126,7 +127,7 @@ export function SelectionBar({
               loading={removal.isPending}
               onClick={() => removal.mutate()}
             >
-              {removal.isPending ? messages.common.deleting : text.delete}
+              {removal.isPending ? commonMessages.deleting : text.delete}
             </Button>
           </AlertDialogFooter>
         </AlertDialogContent>

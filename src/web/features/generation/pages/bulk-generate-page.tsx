@@ -1,7 +1,8 @@
 import { Layers, LayoutGrid } from 'lucide-react';
 import { Link } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { routes } from '../../../../common/product.ts';
+import { bulkMessages, generationMessages } from '../../../../common/messages/generation.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
@@ -12,20 +13,20 @@ import { usePageTitle } from '../../../lib/use-page-title.ts';
  * category's multi-select (or several models in the custom panel), so this page points there.
  */
 export function BulkGeneratePage() {
-  usePageTitle(messages.pageTitles.bulkGenerate);
+  usePageTitle(pageTitleMessages.bulkGenerate);
   return (
     <Container className="flex flex-col gap-8 py-8 md:py-12">
       <h1 className="text-3xl font-semibold text-neutral-950 md:text-4xl">
-        {messages.bulk.comingSoonTitle}
+        {bulkMessages.comingSoonTitle}
       </h1>
       <EmptyState
         icon={<Layers aria-hidden="true" />}
-        title={messages.bulk.comingSoon}
+        title={bulkMessages.comingSoon}
         action={
           <Button asChild variant="outline">
             <Link to={routes.dashboard}>
               <LayoutGrid aria-hidden="true" className="size-4" />
-              {messages.generation.history.browsePresets}
+              {generationMessages.history.browsePresets}
             </Link>
           </Button>
         }

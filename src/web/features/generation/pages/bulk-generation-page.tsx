@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
+import { bulkMessages } from '../../../../common/messages/generation.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { BulkJobView } from '../components/bulk-job-view.tsx';
@@ -9,7 +10,7 @@ import { BackToGenerated, DetailSkeleton, Problem } from '../components/detail-p
 import { bulkJobQueryOptions, isNotFound } from '../generation-api.ts';
 import { isValidRecordId } from '../generation-rules.ts';
 
-const text = messages.bulk;
+const text = bulkMessages;
 
 /**
  * /bulk-generation/{id}: a bulk job's progress and images, live. A malformed id is refused at
@@ -19,7 +20,7 @@ export function BulkGenerationPage() {
   const { id } = useParams();
   const valid = isValidRecordId(id);
   const query = useQuery({ ...bulkJobQueryOptions(id ?? ''), enabled: valid });
-  usePageTitle(query.data?.bulkJob.label ?? messages.pageTitles.bulkGeneration);
+  usePageTitle(query.data?.bulkJob.label ?? pageTitleMessages.bulkGeneration);
 
   let body: ReactNode;
   if (!valid) body = <Problem title={text.invalidId} />;

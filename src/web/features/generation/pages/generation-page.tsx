@@ -2,7 +2,8 @@ import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download, Heart, Trash2 } from 'lucide-react';
 import { useNavigate, useParams } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
+import { generationMessages } from '../../../../common/messages/generation.ts';
+import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -42,7 +43,7 @@ import {
 import { useDownloadImage } from '../use-download-image.ts';
 import { useMarkViewed, useToggleFavourite } from '../use-generation-actions.ts';
 
-const text = messages.generation;
+const text = generationMessages;
 
 /**
  * /generations/{id}: one generated image with download, favourite and delete. The address is
@@ -59,7 +60,7 @@ export function GenerationPage() {
   usePageTitle(
     (generation.data && generationTitle(generation.data)) ??
       bulk.data?.bulkJob.label ??
-      messages.pageTitles.generation,
+      pageTitleMessages.generation,
   );
 
   let body: ReactNode;
@@ -116,7 +117,7 @@ function GenerationDetail({ generation }: { generation: Generation }) {
       void navigate(generatedTabPath, { replace: true });
     },
     onError: (error) =>
-      notify.error(text.detail.deleteFailed(error.message || messages.common.unexpectedError)),
+      notify.error(text.detail.deleteFailed(error.message || commonMessages.unexpectedError)),
   });
 
   const statusBadge =
@@ -157,7 +158,7 @@ function GenerationDetail({ generation }: { generation: Generation }) {
           </h1>
           {view === 'failed' ? (
             <p className="text-sm text-danger-700" role="status">
-              {generation.failureReason || messages.common.unknownError}
+              {generation.failureReason || commonMessages.unknownError}
             </p>
           ) : null}
           {view === 'failed' ? <p className="text-sm text-neutral-600">{text.refunded}</p> : null}
@@ -216,7 +217,7 @@ function GenerationDetail({ generation }: { generation: Generation }) {
           </AlertDialogHeader>
           <AlertDialogFooter>
             <AlertDialogCancel disabled={removal.isPending}>
-              {messages.common.cancel}
+              {commonMessages.cancel}
             </AlertDialogCancel>
             {/* Not AlertDialogAction: that would close the dialog before the answer arrives. */}
             <Button
@@ -224,7 +225,7 @@ function GenerationDetail({ generation }: { generation: Generation }) {
               loading={removal.isPending}
               onClick={() => removal.mutate()}
             >
-              {removal.isPending ? messages.common.deleting : text.detail.delete}
+              {removal.isPending ? commonMessages.deleting : text.detail.delete}
             </Button>
           </AlertDialogFooter>
         </AlertDialogContent>

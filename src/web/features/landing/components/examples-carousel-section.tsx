@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { landingMessages } from '../../../../common/messages/landing.ts';
-import { landingCarouselCategories, layout, timings } from '../../../../common/product.ts';
+import { landingCarouselCategories } from '../../../../common/product/landing.ts';
+import { layout, timings } from '../../../../common/product/timings.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { carouselItemClasses } from '../../../lib/carousel-layout.ts';

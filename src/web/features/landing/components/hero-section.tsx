@@ -1,6 +1,6 @@
 import { Check, Sparkles } from 'lucide-react';
 import { landingMessages } from '../../../../common/messages/landing.ts';
-import { timings } from '../../../../common/product.ts';
+import { timings } from '../../../../common/product/timings.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';

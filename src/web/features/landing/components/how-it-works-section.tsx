@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Sparkles } from 'lucide-react';
 import { landingMessages } from '../../../../common/messages/landing.ts';
-import { landing, timings } from '../../../../common/product.ts';
+import { landing } from '../../../../common/product/landing.ts';
+import { timings } from '../../../../common/product/timings.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { cn } from '../../../lib/cn.ts';

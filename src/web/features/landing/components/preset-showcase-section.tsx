@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { landingMessages } from '../../../../common/messages/landing.ts';
-import { layout, timings } from '../../../../common/product.ts';
+import { layout, timings } from '../../../../common/product/timings.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { type LandingCategory, useLandingCatalog } from '../lib/landing-api.ts';

@@ -1,7 +1,8 @@
 import { Check } from 'lucide-react';
 import { landingMessages } from '../../../../common/messages/landing.ts';
 import { planCardMessages } from '../../../../common/messages/plans.ts';
-import { formatUsd, PLANS_ON_SALE } from '../../../../common/product.ts';
+import { formatUsd } from '../../../../common/product/money.ts';
+import { PLANS_ON_SALE } from '../../../../common/product/plans.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { SectionHeading } from './section-heading.tsx';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { landing, timings } from '../../../../common/product.ts';
+import { landing } from '../../../../common/product/landing.ts';
+import { timings } from '../../../../common/product/timings.ts';
 import { advanceDemo } from './prompt-demo.tsx';
 
 const tick = timings.demo.typingMsPerChar;

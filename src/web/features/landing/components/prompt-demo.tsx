@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { CircleCheck, LoaderCircle } from 'lucide-react';
 import { landingMessages } from '../../../../common/messages/landing.ts';
-import { landing, timings } from '../../../../common/product.ts';
+import { landing } from '../../../../common/product/landing.ts';
+import { timings } from '../../../../common/product/timings.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { demoOriginal, demoResults } from '../lib/demo-pictures.ts';

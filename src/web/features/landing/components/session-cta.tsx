@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { ArrowRight } from 'lucide-react';
 import { Link } from 'react-router';
 import { landingMessages } from '../../../../common/messages/landing.ts';
-import { routes } from '../../../../common/product.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { Button, type ButtonProps } from '../../../components/ui/button.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { useSession } from '../../../lib/session.ts';

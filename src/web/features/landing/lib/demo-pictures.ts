@@ -3,7 +3,7 @@
 // to the page's fixed copy, so they ship with the web app rather than the editable catalog.
 import type { CatalogImage } from '../../../../common/api/catalog.ts';
 import { landingMessages } from '../../../../common/messages/landing.ts';
-import { landing } from '../../../../common/product.ts';
+import { landing } from '../../../../common/product/landing.ts';
 import original320 from '../assets/demo-original-320.webp';
 import original640 from '../assets/demo-original-640.webp';
 import result1at320 from '../assets/demo-1-320.webp';

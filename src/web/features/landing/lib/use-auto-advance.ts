@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { timings } from '../../../../common/product.ts';
+import { timings } from '../../../../common/product/timings.ts';
 
 export interface AutoAdvance {
   index: number;

@@ -1,5 +1,5 @@
-import { messages } from '../../../../common/messages.ts';
-import { contact } from '../../../../common/product.ts';
+import { legalMessages } from '../../../../common/messages/legal.ts';
+import { contact } from '../../../../common/product/brand.ts';
 import { Container } from '../../../components/ui/container.tsx';
 
 export interface LegalSection {
@@ -18,7 +18,7 @@ export interface LegalDocumentProps {
   sections: readonly LegalSection[];
 }
 
-const text = messages.legal;
+const text = legalMessages;
 
 /**
  * A legal text (terms, privacy) set for reading: one comfortable column, a contents list to

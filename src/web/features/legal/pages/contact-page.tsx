@@ -1,15 +1,16 @@
 import { Mail } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { contactMessages } from '../../../../common/messages/contact.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { Card } from '../../../components/ui/card.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 
-const text = messages.contact;
+const text = contactMessages;
 
 /** /contact: one address for everything, with a mailto link. */
 export function ContactPage() {
-  usePageTitle(messages.pageTitles.contact);
+  usePageTitle(pageTitleMessages.contact);
   return (
     <Container size="sm" className="flex flex-col gap-8 py-10 md:py-16">
       <PageHeader title={text.title} description={text.intro} />

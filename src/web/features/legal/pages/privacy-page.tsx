@@ -1,4 +1,5 @@
-import { messages } from '../../../../common/messages.ts';
+import { legalMessages } from '../../../../common/messages/legal.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { LegalDocument } from '../components/legal-document.tsx';
 
@@ -7,14 +8,14 @@ import { LegalDocument } from '../components/legal-document.tsx';
  * meta tag in the document head while this page is shown and removes it when it is left.
  */
 export function PrivacyPage() {
-  usePageTitle(messages.pageTitles.privacy);
+  usePageTitle(pageTitleMessages.privacy);
   return (
     <>
       <meta name="robots" content="noindex" />
       <LegalDocument
-        title={messages.legal.privacyTitle}
-        intro={messages.legal.privacy.intro}
-        sections={messages.legal.privacy.sections}
+        title={legalMessages.privacyTitle}
+        intro={legalMessages.privacy.intro}
+        sections={legalMessages.privacy.sections}
       />
     </>
   );

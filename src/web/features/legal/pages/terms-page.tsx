@@ -1,15 +1,16 @@
-import { messages } from '../../../../common/messages.ts';
+import { legalMessages } from '../../../../common/messages/legal.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { LegalDocument } from '../components/legal-document.tsx';
 
 /** /terms */
 export function TermsPage() {
-  usePageTitle(messages.pageTitles.terms);
+  usePageTitle(pageTitleMessages.terms);
   return (
     <LegalDocument
-      title={messages.legal.termsTitle}
-      intro={messages.legal.terms.intro}
-      sections={messages.legal.terms.sections}
+      title={legalMessages.termsTitle}
+      intro={legalMessages.terms.intro}
+      sections={legalMessages.terms.sections}
     />
   );
 }

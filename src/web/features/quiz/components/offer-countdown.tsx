@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Clock } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
-import { offer, timings } from '../../../../common/product.ts';
+import { offerMessages } from '../../../../common/messages/quiz.ts';
+import { offer } from '../../../../common/product/quiz.ts';
+import { timings } from '../../../../common/product/timings.ts';
 import { formatCountdown } from '../quiz-logic.ts';
 
 /**
@@ -26,12 +27,12 @@ export function OfferCountdown() {
     <div className="flex items-center justify-between gap-4 rounded-card border border-accent-200 bg-gradient-to-r from-accent-50 to-white px-5 py-4 shadow-card md:px-6">
       <p className="flex items-center gap-3 text-sm font-medium text-accent-800">
         <Clock aria-hidden="true" className="size-5 shrink-0 text-accent-600" />
-        {messages.offer.countdownLabel}
+        {offerMessages.countdownLabel}
       </p>
       {/* role=timer is not announced each second (it would drown everything else out). */}
       <p
         role="timer"
-        aria-label={messages.offer.countdownLabel}
+        aria-label={offerMessages.countdownLabel}
         data-testid="offer-countdown"
         className="text-2xl font-semibold tracking-tight text-accent-800 tabular-nums md:text-3xl"
       >

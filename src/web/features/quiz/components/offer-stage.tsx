@@ -1,7 +1,8 @@
 import type { RefObject } from 'react';
 import { Check, Headphones, LockKeyhole, ShieldCheck } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
-import { routes, tierName } from '../../../../common/product.ts';
+import { offerMessages } from '../../../../common/messages/quiz.ts';
+import { routes } from '../../../../common/product/routes.ts';
+import { tierName } from '../../../../common/product/tiers.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -10,7 +11,7 @@ import { useSession } from '../../../lib/session.ts';
 import { useOfferCheckout } from '../use-offer-checkout.ts';
 import { OfferCountdown } from './offer-countdown.tsx';
 
-const text = messages.offer;
+const text = offerMessages;
 const claimIcons = [ShieldCheck, LockKeyhole, Headphones] as const;
 
 /** Stage 3 of the results: the Premium Yearly offer with its countdown. */

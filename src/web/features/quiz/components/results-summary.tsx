@@ -1,13 +1,14 @@
 import type { RefObject } from 'react';
 import { Link } from 'react-router';
 import { ArrowRight, RotateCcw } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
-import { quizFeedbackLevel, routes } from '../../../../common/product.ts';
+import { quizMessages } from '../../../../common/messages/quiz.ts';
+import { quizFeedbackLevel } from '../../../../common/product/quiz.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import type { QuizScore } from '../quiz-logic.ts';
 
-const text = messages.quiz.results;
+const text = quizMessages.results;
 const ringRadius = 52;
 const ringLength = 2 * Math.PI * ringRadius;
 

@@ -1,13 +1,13 @@
 import type { RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { quizMessages } from '../../../../common/messages/quiz.ts';
 import { Image } from '../../../components/image.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { quizImagesQueryOptions } from '../quiz-api.ts';
 
-const text = messages.quiz.results;
+const text = quizMessages.results;
 const showcaseCount = 3;
 
 interface SalesStageProps {

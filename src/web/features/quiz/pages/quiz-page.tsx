@@ -3,8 +3,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { CircleCheck, CircleX, ScanFace, Sparkles } from 'lucide-react';
 import type { QuizImage } from '../../../../common/api/catalog.ts';
-import { messages } from '../../../../common/messages.ts';
-import { quiz, routes } from '../../../../common/product.ts';
+import { quizMessages } from '../../../../common/messages/quiz.ts';
+import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { quiz } from '../../../../common/product/quiz.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { Image } from '../../../components/image.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -18,7 +20,7 @@ import { quizImagesQueryOptions } from '../quiz-api.ts';
 import { makeQuizScore, saveQuizScore, shuffled, type QuizScore } from '../quiz-logic.ts';
 import { quizImageSizes, usePreloadedImages } from '../use-preloaded-images.ts';
 
-const text = messages.quiz;
+const text = quizMessages;
 
 interface Answer {
   saidAi: boolean;
@@ -76,7 +78,7 @@ function reducer(state: QuizState, action: QuizAction): QuizState {
 
 /** /quiz: "real or AI?", sixteen pictures in a new random order each time. Public. */
 export function QuizPage() {
-  usePageTitle(messages.pageTitles.quiz);
+  usePageTitle(pageTitleMessages.quiz);
   const navigate = useNavigate();
   const imagesQuery = useQuery(quizImagesQueryOptions());
   const images = imagesQuery.data?.images;
@@ -196,7 +198,7 @@ function QuizIntro({ loading, failed, empty, onRetry, onStart }: QuizIntroProps)
         <div className="flex w-full max-w-md flex-col items-center gap-4">
           <FormAlert>{text.loadFailed}</FormAlert>
           <Button variant="outline" onClick={onRetry}>
-            {messages.common.tryAgain}
+            {commonMessages.tryAgain}
           </Button>
         </div>
       ) : (

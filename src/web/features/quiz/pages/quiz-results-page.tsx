@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { routes } from '../../../../common/product.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { OfferStage } from '../components/offer-stage.tsx';
@@ -20,7 +20,7 @@ function stageOf(state: unknown): Stage {
 
 /** /quiz-results: the score, then the sales text, then the yearly offer. Public. */
 export function QuizResultsPage() {
-  usePageTitle(messages.pageTitles.quizResults);
+  usePageTitle(pageTitleMessages.quizResults);
   const location = useLocation();
   const navigate = useNavigate();
   // Read once: the score does not change while the page is open.

@@ -1,7 +1,8 @@
 import { Check, Sparkles, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import type { UserModel } from '../../../../common/api/studio.ts';
-import { messages } from '../../../../common/messages.ts';
+import { modelsMessages, trainingMessages } from '../../../../common/messages/models.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
 import emptyFrameUrl from '../../../assets/illustrations/empty-frame.svg';
 import { Image } from '../../../components/image.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
@@ -12,7 +13,7 @@ import { cn } from '../../../lib/cn.ts';
 import { formatDate } from '../../../lib/dates.ts';
 import { generateWithModelPath, modelStatusView } from '../model-status.ts';
 
-const text = messages.models;
+const text = modelsMessages;
 
 /**
  * One of the user's AI models: its picture (a placeholder until trained), name, status badge
@@ -83,15 +84,11 @@ export function ModelCard({
           <p className="text-xs text-neutral-600">{text.createdOn(formatDate(model.createdAt))}</p>
         </div>
         {status.kind === 'training' && model.progress !== null ? (
-          <Progress
-            value={model.progress}
-            label={messages.training.bannerProgressLabel}
-            showValue
-          />
+          <Progress value={model.progress} label={trainingMessages.bannerProgressLabel} showValue />
         ) : null}
         {status.kind === 'failed' ? (
           <p className="text-sm text-danger-700">
-            {model.failureReason ?? messages.common.unknownError}
+            {model.failureReason ?? commonMessages.unknownError}
           </p>
         ) : null}
 

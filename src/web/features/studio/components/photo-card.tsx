@@ -1,12 +1,12 @@
 import { CircleAlert, CircleCheck, Trash2 } from 'lucide-react';
 import type { TrainingPhoto } from '../../../../common/api/studio.ts';
-import { messages } from '../../../../common/messages.ts';
+import { uploadMessages, validationMessages } from '../../../../common/messages/studio.ts';
 import { Image } from '../../../components/image.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { cn } from '../../../lib/cn.ts';
 
-const text = messages.upload;
-const validation = messages.validation;
+const text = uploadMessages;
+const validation = validationMessages;
 
 /**
  * One uploaded photo with its validation state: validating (spinner), passed (check) or failed

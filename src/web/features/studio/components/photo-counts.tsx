@@ -1,8 +1,8 @@
 import type { PhotoCounts as Counts } from '../../../../common/api/studio.ts';
-import { messages } from '../../../../common/messages.ts';
+import { validationMessages } from '../../../../common/messages/studio.ts';
 import { cn } from '../../../lib/cn.ts';
 
-const text = messages.validation;
+const text = validationMessages;
 
 /**
  * Total, passed, failed and in-progress photos. The figures are a description list (each read

@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { StudioSettings } from '../../../../common/api/studio.ts';
-import { messages } from '../../../../common/messages.ts';
+import { modelsMessages } from '../../../../common/messages/models.ts';
 import { Card, CardContent } from '../../../components/ui/card.tsx';
 import { Label } from '../../../components/ui/label.tsx';
 import { Switch } from '../../../components/ui/switch.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { settingsQueryOptions, studioQueryKeys, updateSettings } from '../studio-api.ts';
 
-const text = messages.models.settings;
+const text = modelsMessages.settings;
 const switchId = 'keep-training-photos';
 
 /**

@@ -1,12 +1,12 @@
 import { useId } from 'react';
 import type { ModelPreview } from '../../../../common/api/studio.ts';
-import { messages } from '../../../../common/messages.ts';
+import { trainingPreviewsMessages } from '../../../../common/messages/studio.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
 import { cn } from '../../../lib/cn.ts';
 
-const text = messages.trainingPreviews;
+const text = trainingPreviewsMessages;
 
 /**
  * A model's training previews (decision 039): quick pictures made from the user's photos while

@@ -1,4 +1,5 @@
-import { messages } from '../../../../common/messages.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
+import { uploadMessages } from '../../../../common/messages/studio.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
@@ -10,7 +11,7 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog.tsx';
 
-const text = messages.upload;
+const text = uploadMessages;
 
 /** "Upload Errors": one line per file that did not upload, with the server's reason. */
 export function UploadErrorsDialog({
@@ -24,7 +25,7 @@ export function UploadErrorsDialog({
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent closeLabel={messages.common.close}>
+      <DialogContent closeLabel={commonMessages.close}>
         <DialogHeader>
           <DialogTitle>{text.errorsTitle}</DialogTitle>
           <DialogDescription>{text.someFailed(errors.length)}</DialogDescription>
@@ -41,7 +42,7 @@ export function UploadErrorsDialog({
         </ul>
         <DialogFooter>
           <DialogClose asChild>
-            <Button variant="outline">{messages.common.close}</Button>
+            <Button variant="outline">{commonMessages.close}</Button>
           </DialogClose>
         </DialogFooter>
       </DialogContent>

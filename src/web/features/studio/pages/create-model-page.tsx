@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, Coins, ScanFace, Sparkles, Upload } from 'lucide-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { routes } from '../../../../common/product.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { createModelMessages, nameModelMessages } from '../../../../common/messages/studio.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -29,7 +30,7 @@ import {
 } from '../create-model-rules.ts';
 import { modelsQueryOptions } from '../studio-api.ts';
 
-const text = messages.createModel;
+const text = createModelMessages;
 const stepIcons = [Upload, ScanFace, Sparkles] as const;
 
 /**
@@ -39,7 +40,7 @@ const stepIcons = [Upload, ScanFace, Sparkles] as const;
  * the example photos. A plan whose models are used up says so here rather than after uploads.
  */
 export function CreateModelPage() {
-  usePageTitle(messages.pageTitles.createModel);
+  usePageTitle(pageTitleMessages.createModel);
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const { subscription } = useSession();
@@ -71,7 +72,7 @@ export function CreateModelPage() {
   const payment = trainingPayment(subscription);
 
   return (
-    <FlowPage title={messages.pageTitles.createModel} description={text.subtitle}>
+    <FlowPage title={pageTitleMessages.createModel} description={text.subtitle}>
       <section aria-labelledby="how-title" className="flex flex-col gap-5">
         <h2 id="how-title" className="text-xl font-semibold text-neutral-950">
           {text.title}
@@ -130,8 +131,8 @@ export function CreateModelPage() {
         ) : decision.kind === 'proceed' || decision.kind === 'confirmCredits' ? (
           <p className="text-sm leading-relaxed text-neutral-600">
             {payment === 'free-training'
-              ? messages.nameModel.freeTrainingNote
-              : messages.nameModel.creditsNote}
+              ? nameModelMessages.freeTrainingNote
+              : nameModelMessages.creditsNote}
           </p>
         ) : null}
 

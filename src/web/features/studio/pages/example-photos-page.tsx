@@ -2,8 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, CircleCheck, CircleX, RefreshCw } from 'lucide-react';
 import { Link } from 'react-router';
 import type { ExamplePhoto, GoodOrBad } from '../../../../common/api/catalog.ts';
-import { messages } from '../../../../common/messages.ts';
-import { routes } from '../../../../common/product.ts';
+import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { examplePhotosMessages } from '../../../../common/messages/studio.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { Image } from '../../../components/image.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -15,11 +16,11 @@ import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { FlowPage } from '../components/flow-page.tsx';
 import { examplePhotosQueryOptions } from '../studio-api.ts';
 
-const text = messages.examplePhotos;
+const text = examplePhotosMessages;
 
 /** /example-photos: what good and bad training photos look like, then on to the upload. */
 export function ExamplePhotosPage() {
-  usePageTitle(messages.pageTitles.examplePhotos);
+  usePageTitle(pageTitleMessages.examplePhotos);
   const query = useQuery(examplePhotosQueryOptions());
   const photos = query.data?.photos ?? [];
 
@@ -28,14 +29,14 @@ export function ExamplePhotosPage() {
       size="lg"
       title={text.title}
       description={text.subtitle}
-      back={{ to: routes.createModel, label: messages.common.back }}
+      back={{ to: routes.createModel, label: commonMessages.back }}
     >
       {query.isError ? (
         <FormAlert>
           <p>{text.loadFailed}</p>
           <Button variant="outline" size="sm" className="mt-3" onClick={() => void query.refetch()}>
             <RefreshCw aria-hidden="true" className="size-4" />
-            {messages.common.tryAgain}
+            {commonMessages.tryAgain}
           </Button>
         </FormAlert>
       ) : null}

@@ -3,8 +3,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Lock, Plus, RefreshCw, Sparkles } from 'lucide-react';
 import { Link } from 'react-router';
 import type { UserModel } from '../../../../common/api/studio.ts';
-import { messages } from '../../../../common/messages.ts';
-import { routes } from '../../../../common/product.ts';
+import { modelsMessages } from '../../../../common/messages/models.ts';
+import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import {
   AlertDialog,
   AlertDialogAction,
@@ -27,7 +28,7 @@ import { ModelCard } from '../components/model-card.tsx';
 import { canChooseModel } from '../model-status.ts';
 import { deleteModel, modelsQueryOptions, selectModel, studioQueryKeys } from '../studio-api.ts';
 
-const text = messages.models;
+const text = modelsMessages;
 
 /**
  * /my-models: the user's AI models, newest first, with their status; choose the one generations
@@ -35,7 +36,7 @@ const text = messages.models;
  * create another.
  */
 export function MyModelsPage() {
-  usePageTitle(messages.pageTitles.myModels);
+  usePageTitle(pageTitleMessages.myModels);
   const queryClient = useQueryClient();
   const { subscription } = useSession();
   const query = useQuery(modelsQueryOptions());
@@ -95,7 +96,7 @@ export function MyModelsPage() {
       {query.isPending ? (
         <div aria-busy="true" className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3">
           <span role="status" className="sr-only">
-            {messages.common.loadingEllipsis}
+            {commonMessages.loadingEllipsis}
           </span>
           {Array.from({ length: 3 }, (_, index) => (
             <Skeleton key={index} shape="card" className="aspect-[4/6] w-full" />
@@ -107,7 +108,7 @@ export function MyModelsPage() {
           action={
             <Button variant="outline" onClick={() => void query.refetch()}>
               <RefreshCw aria-hidden="true" className="size-4" />
-              {messages.common.tryAgain}
+              {commonMessages.tryAgain}
             </Button>
           }
         />
@@ -148,7 +149,7 @@ export function MyModelsPage() {
           </AlertDialogHeader>
           <AlertDialogFooter>
             <AlertDialogCancel disabled={removal.isPending}>
-              {messages.common.cancel}
+              {commonMessages.cancel}
             </AlertDialogCancel>
             <AlertDialogAction
               variant="destructive"
@@ -159,7 +160,7 @@ export function MyModelsPage() {
                 if (toDelete) removal.mutate(toDelete);
               }}
             >
-              {removal.isPending ? messages.common.deleting : text.deleteConfirm}
+              {removal.isPending ? commonMessages.deleting : text.deleteConfirm}
             </AlertDialogAction>
           </AlertDialogFooter>
         </AlertDialogContent>

@@ -2,8 +2,12 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Sparkles } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { modelName, routes, timings } from '../../../../common/product.ts';
+import { trainingMessages } from '../../../../common/messages/models.ts';
+import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { nameModelMessages } from '../../../../common/messages/studio.ts';
+import { modelName } from '../../../../common/product/limits.ts';
+import { routes } from '../../../../common/product/routes.ts';
+import { timings } from '../../../../common/product/timings.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
@@ -20,7 +24,7 @@ import { trainingPayment } from '../create-model-rules.ts';
 import { createModel, draftQueryOptions, studioQueryKeys, updateDraft } from '../studio-api.ts';
 import { usePhotoRuleGuard } from '../use-photo-rule-guard.ts';
 
-const text = messages.nameModel;
+const text = nameModelMessages;
 const inputId = 'model-name';
 const errorId = 'model-name-error';
 
@@ -31,7 +35,7 @@ const errorId = 'model-name-error';
  * gender in the draft it says so and goes back to /select-gender.
  */
 export function NameModelPage() {
-  usePageTitle(messages.pageTitles.nameModel);
+  usePageTitle(pageTitleMessages.nameModel);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { subscription } = useSession();
@@ -48,7 +52,7 @@ export function NameModelPage() {
   const start = useMutation({
     mutationFn: createModel,
     onSuccess: () => {
-      notify.success(messages.training.started);
+      notify.success(trainingMessages.started);
       void navigate(routes.dashboard);
       // The new model used up the draft (its photos, gender and name) and a training.
       void queryClient.invalidateQueries({ queryKey: studioQueryKeys.all });
@@ -101,7 +105,7 @@ export function NameModelPage() {
 
   const payment = trainingPayment(subscription);
   const apiError = start.error ? (isApiError(start.error) ? start.error : null) : null;
-  const apiMessage = start.error ? (apiError?.message ?? messages.training.startFailed) : null;
+  const apiMessage = start.error ? (apiError?.message ?? trainingMessages.startFailed) : null;
 
   return (
     <FlowPage
@@ -113,7 +117,7 @@ export function NameModelPage() {
       {draft.isPending ? (
         <div aria-busy="true" className="flex flex-col gap-4">
           <span role="status" className="sr-only">
-            {messages.common.loadingEllipsis}
+            {commonMessages.loadingEllipsis}
           </span>
           <Skeleton className="h-11 w-full" />
           <Skeleton shape="pill" className="h-12 w-48" />

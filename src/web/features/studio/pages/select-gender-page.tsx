@@ -2,8 +2,10 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, Check } from 'lucide-react';
 import { useNavigate } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { genders, routes, type Gender } from '../../../../common/product.ts';
+import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { selectGenderMessages } from '../../../../common/messages/studio.ts';
+import { routes } from '../../../../common/product/routes.ts';
+import { type Gender, genders } from '../../../../common/product/training.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
@@ -14,7 +16,7 @@ import { editPhotosPath } from '../photo-rules.ts';
 import { draftQueryOptions, studioQueryKeys, updateDraft } from '../studio-api.ts';
 import { usePhotoRuleGuard } from '../use-photo-rule-guard.ts';
 
-const text = messages.selectGender;
+const text = selectGenderMessages;
 
 /**
  * /select-gender: Man, Woman or Other as radio cards (arrow keys move between them), saved to the
@@ -23,7 +25,7 @@ const text = messages.selectGender;
  * send the user back there.
  */
 export function SelectGenderPage() {
-  usePageTitle(messages.pageTitles.selectGender);
+  usePageTitle(pageTitleMessages.selectGender);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const draft = useQuery(draftQueryOptions());
@@ -59,7 +61,7 @@ export function SelectGenderPage() {
         {draft.isPending ? (
           <div aria-busy="true" className="grid gap-3 md:grid-cols-3">
             <span role="status" className="sr-only">
-              {messages.common.loadingEllipsis}
+              {commonMessages.loadingEllipsis}
             </span>
             {genders.map((gender) => (
               <Skeleton key={gender} shape="card" className="h-24 w-full" />

@@ -3,8 +3,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, ImagePlus, RefreshCw, Upload, X } from 'lucide-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { PhotoCounts as Counts } from '../../../../common/api/studio.ts';
-import { messages } from '../../../../common/messages.ts';
-import { photos, routes, timings } from '../../../../common/product.ts';
+import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { uploadMessages, validationMessages } from '../../../../common/messages/studio.ts';
+import { photos } from '../../../../common/product/photos.ts';
+import { routes } from '../../../../common/product/routes.ts';
+import { timings } from '../../../../common/product/timings.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
@@ -30,7 +33,7 @@ import {
 } from '../photo-rules.ts';
 import { deletePhoto, photosQueryOptions, studioQueryKeys, uploadPhoto } from '../studio-api.ts';
 
-const text = messages.upload;
+const text = uploadMessages;
 const inputId = 'photo-input';
 const acceptTypes = photos.acceptedMimeTypes.join(',');
 /** Two at a time: each file still shows its own progress, and the server validates as they land. */
@@ -56,7 +59,7 @@ const emptyCounts: Counts = { total: 0, passed: 0, failed: 0, pending: 0 };
  * screens' way back here.
  */
 export function UploadPhotosPage() {
-  usePageTitle(messages.pageTitles.uploadPhotos);
+  usePageTitle(pageTitleMessages.uploadPhotos);
   const [searchParams] = useSearchParams();
   const editing = searchParams.get('edit') === '1';
   const navigate = useNavigate();
@@ -180,12 +183,12 @@ export function UploadPhotosPage() {
           <PhotosSkeleton />
         ) : photosQuery.isError && !data ? (
           <EmptyState
-            title={<span role="alert">{messages.validation.loadFailed}</span>}
+            title={<span role="alert">{validationMessages.loadFailed}</span>}
             headingLevel="h3"
             action={
               <Button variant="outline" onClick={() => void photosQuery.refetch()}>
                 <RefreshCw aria-hidden="true" className="size-4" />
-                {messages.common.tryAgain}
+                {commonMessages.tryAgain}
               </Button>
             }
           />
@@ -334,7 +337,7 @@ function useUploadQueue(uploadedCount: number) {
         } catch (error) {
           if (run.signal.aborted) return;
           if (isApiError(error) && error.status === 401) signedOut = true;
-          const reason = error instanceof Error ? error.message : messages.common.unknownError;
+          const reason = error instanceof Error ? error.message : commonMessages.unknownError;
           patch(item.key, { state: 'failed', progress: 0, error: reason });
           // A server error means the photo arrived but could not be kept (stored or recorded).
           const arrived = isApiError(error) && error.status >= 500;
@@ -512,7 +515,7 @@ function PhotosSkeleton() {
   return (
     <div aria-busy="true" className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
       <span role="status" className="sr-only">
-        {messages.common.loadingEllipsis}
+        {commonMessages.loadingEllipsis}
       </span>
       {Array.from({ length: 4 }, (_, index) => (
         <Skeleton key={index} shape="card" className="aspect-square w-full" />

@@ -1,8 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, RefreshCw } from 'lucide-react';
 import { useNavigate } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import { photos, timings } from '../../../../common/product.ts';
+import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { validationMessages } from '../../../../common/messages/studio.ts';
+import { photos } from '../../../../common/product/photos.ts';
+import { timings } from '../../../../common/product/timings.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
@@ -15,7 +17,7 @@ import { PhotoCounts } from '../components/photo-counts.tsx';
 import { editPhotosPath, hasPendingPhotos, validationResultsContinue } from '../photo-rules.ts';
 import { photosQueryOptions } from '../studio-api.ts';
 
-const text = messages.validation;
+const text = validationMessages;
 
 /**
  * /validation-results: how many photos passed, failed or are still being checked (live, with
@@ -23,7 +25,7 @@ const text = messages.validation;
  * fewer it goes back to the photos and says why.
  */
 export function ValidationResultsPage() {
-  usePageTitle(messages.pageTitles.validationResults);
+  usePageTitle(pageTitleMessages.validationResults);
   const navigate = useNavigate();
   const query = useQuery({
     ...photosQueryOptions(),
@@ -46,7 +48,7 @@ export function ValidationResultsPage() {
       {query.isPending ? (
         <div aria-busy="true" className="grid grid-cols-2 gap-3 md:grid-cols-4">
           <span role="status" className="sr-only">
-            {messages.common.loadingEllipsis}
+            {commonMessages.loadingEllipsis}
           </span>
           {Array.from({ length: 4 }, (_, index) => (
             <Skeleton key={index} className="h-20 w-full" />
@@ -58,7 +60,7 @@ export function ValidationResultsPage() {
           action={
             <Button variant="outline" onClick={() => void query.refetch()}>
               <RefreshCw aria-hidden="true" className="size-4" />
-              {messages.common.tryAgain}
+              {commonMessages.tryAgain}
             </Button>
           }
         />

@@ -2,8 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { Check, Images } from 'lucide-react';
 import { Link } from 'react-router';
 import type { Generation } from '../../../../common/api/generation.ts';
-import { messages } from '../../../../common/messages.ts';
-import { lists, routes } from '../../../../common/product.ts';
+import { dashboardMessages } from '../../../../common/messages/dashboard.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
+import { tryonMessages } from '../../../../common/messages/tryon.ts';
+import { lists } from '../../../../common/product/limits.ts';
+import { routes } from '../../../../common/product/routes.ts';
 import { Image } from '../../../components/image.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
@@ -19,7 +22,7 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { tryOnPickerQueryOptions } from '../tryon-api.ts';
 
-const text = messages.tryon;
+const text = tryonMessages;
 const presetsTab = `${routes.dashboard}?main=generation&sub=presets`;
 
 export interface GeneratedPickerDialogProps {
@@ -44,7 +47,7 @@ export function GeneratedPickerDialog({
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="md:max-w-2xl" closeLabel={messages.common.close}>
+      <DialogContent className="md:max-w-2xl" closeLabel={commonMessages.close}>
         <DialogHeader>
           <DialogTitle>{text.pickerTitle}</DialogTitle>
           <DialogDescription>{text.pickerText}</DialogDescription>
@@ -67,7 +70,7 @@ export function GeneratedPickerDialog({
               className="mt-3"
               onClick={() => void query.refetch()}
             >
-              {messages.common.tryAgain}
+              {commonMessages.tryAgain}
             </Button>
           </FormAlert>
         ) : generations.length === 0 ? (
@@ -78,7 +81,7 @@ export function GeneratedPickerDialog({
             description={text.pickerEmptyHint}
             action={
               <Button asChild variant="outline" onClick={() => onOpenChange(false)}>
-                <Link to={presetsTab}>{messages.dashboard.browsePresets}</Link>
+                <Link to={presetsTab}>{dashboardMessages.browsePresets}</Link>
               </Button>
             }
           />

@@ -1,11 +1,11 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { ImagePlus, X } from 'lucide-react';
-import { messages } from '../../../../common/messages.ts';
+import { tryonMessages } from '../../../../common/messages/tryon.ts';
 import { Image } from '../../../components/image.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../lib/cn.ts';
 
-const text = messages.tryon;
+const text = tryonMessages;
 
 /** What a slot shows once something is chosen. */
 export interface SlotPicture {

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Download, Shirt, Sparkles } from 'lucide-react';
 import type { TryOn } from '../../../../common/api/tryon.ts';
-import { messages } from '../../../../common/messages.ts';
+import { commonMessages } from '../../../../common/messages/shell.ts';
+import { tryonMessages } from '../../../../common/messages/tryon.ts';
 import { Image } from '../../../components/image.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -14,7 +15,7 @@ import { downloadImage, tryOnsQueryOptions } from '../tryon-api.ts';
 import { hasProcessing, resultDate, statusBadge } from '../tryon-rules.ts';
 import { loadMore } from '../../../lib/load-more.ts';
 
-const text = messages.tryon;
+const text = tryonMessages;
 /** A missed event must not leave a result spinning forever: a slow poll while one is running. */
 const processingPollMs = 15_000;
 
@@ -48,7 +49,7 @@ export function TryOnResults() {
         <FormAlert>
           <p>{text.resultsLoadFailed}</p>
           <Button variant="outline" size="sm" className="mt-3" onClick={() => void query.refetch()}>
-            {messages.common.tryAgain}
+            {commonMessages.tryAgain}
           </Button>
         </FormAlert>
       ) : tryOns.length === 0 ? (
@@ -168,7 +169,7 @@ function TryOnCard({ tryOn, now }: { tryOn: TryOn; now: Date }) {
 
         {tryOn.status === 'failed' || tryOn.status === 'blocked' ? (
           <div className="rounded-control bg-danger-50 px-3 py-2 text-sm text-danger-700">
-            <p className="font-medium">{tryOn.failureReason ?? messages.common.unknownError}</p>
+            <p className="font-medium">{tryOn.failureReason ?? commonMessages.unknownError}</p>
             <p className="mt-1 text-xs">
               {tryOn.status === 'blocked' ? text.blocked : text.failed}
             </p>
@@ -187,7 +188,7 @@ function TryOnCard({ tryOn, now }: { tryOn: TryOn; now: Date }) {
             aria-describedby={dateId}
           >
             {downloading ? null : <Download aria-hidden="true" className="size-4" />}
-            {messages.common.download}
+            {commonMessages.download}
           </Button>
         ) : null}
       </div>

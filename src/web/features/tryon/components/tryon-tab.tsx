@@ -3,8 +3,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Images, Lock, Shirt, Sparkles, User } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import type { Generation } from '../../../../common/api/generation.ts';
-import { messages } from '../../../../common/messages.ts';
-import { routes, timings } from '../../../../common/product.ts';
+import { dashboardMessages } from '../../../../common/messages/dashboard.ts';
+import { tryonMessages } from '../../../../common/messages/tryon.ts';
+import { routes } from '../../../../common/product/routes.ts';
+import { timings } from '../../../../common/product/timings.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { StickyActionBar } from '../../../components/ui/sticky-action-bar.tsx';
@@ -30,7 +32,7 @@ import { GeneratedPickerDialog } from './generated-picker-dialog.tsx';
 import { ImageSlot, useObjectUrl } from './image-slot.tsx';
 import { TryOnResults } from './tryon-results.tsx';
 
-const text = messages.tryon;
+const text = tryonMessages;
 
 type PersonChoice = { kind: 'upload'; file: File } | { kind: 'generation'; generation: Generation };
 
@@ -238,8 +240,8 @@ export function TryOnTab() {
             {problem.to ? (
               <Link to={problem.to} className="mt-1 inline-block font-medium underline">
                 {problem.to === routes.buyCredits
-                  ? messages.dashboard.buyMoreCredits
-                  : messages.dashboard.choosePlan}
+                  ? dashboardMessages.buyMoreCredits
+                  : dashboardMessages.choosePlan}
               </Link>
             ) : null}
           </FormAlert>

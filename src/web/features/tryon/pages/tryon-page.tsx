@@ -1,12 +1,11 @@
 import { ArrowRight, ImagePlus, Shirt, Sparkles } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
-import { messages } from '../../../../common/messages.ts';
-import {
-  PLANS_ON_SALE,
-  routes,
-  subscriptionFrom,
-  tryOn as tryOnNumbers,
-} from '../../../../common/product.ts';
+import { billingMessages } from '../../../../common/messages/billing.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { tryonMessages } from '../../../../common/messages/tryon.ts';
+import { PLANS_ON_SALE } from '../../../../common/product/plans.ts';
+import { routes, subscriptionFrom } from '../../../../common/product/routes.ts';
+import { tryOn as tryOnNumbers } from '../../../../common/product/tryon.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { cn } from '../../../lib/cn.ts';
@@ -19,7 +18,7 @@ import beforeUrl from '../assets/tryon-before.webp';
 import { CompareSlider } from '../components/compare-slider.tsx';
 import { publicCtaTarget } from '../tryon-rules.ts';
 
-const text = messages.tryon.publicPage;
+const text = tryonMessages.publicPage;
 /** The demo pictures' size (scripts/make-tryon-demo.ts). */
 const demoSize = { width: 800, height: 1000 } as const;
 const stepIcons = [ImagePlus, Shirt, Sparkles] as const;
@@ -29,7 +28,7 @@ const stepIcons = [ImagePlus, Shirt, Sparkles] as const;
  * and the way in, which depends on who is looking (sign-up, a plan with try-on, or the tab).
  */
 export function TryOnPage() {
-  usePageTitle(messages.pageTitles.tryOn);
+  usePageTitle(pageTitleMessages.tryOn);
   return (
     <>
       <Hero />
@@ -67,7 +66,7 @@ function Hero() {
     <section aria-labelledby="tryon-page-title" className="py-12 md:py-20">
       <Container className="grid items-center gap-10 md:grid-cols-[1fr_minmax(0,28rem)] md:gap-16">
         <div className="flex flex-col items-start gap-6">
-          <p className="text-sm font-medium tracking-wide text-accent-700">{messages.tryon.tab}</p>
+          <p className="text-sm font-medium tracking-wide text-accent-700">{tryonMessages.tab}</p>
           <h1
             id="tryon-page-title"
             className="text-4xl font-semibold tracking-tight text-neutral-950 md:text-6xl"
@@ -132,7 +131,7 @@ function HowItWorks() {
             );
           })}
         </ol>
-        <p className="text-center text-sm text-neutral-600">{messages.tryon.duration}</p>
+        <p className="text-center text-sm text-neutral-600">{tryonMessages.duration}</p>
       </Container>
     </section>
   );
@@ -157,7 +156,7 @@ function Plans() {
           <PlanGrid subscription={subscription} from={subscriptionFrom.tryOn} headingLevel="h3" />
         ) : (
           // Choosing a plan needs an account first: sign-up, then the plans.
-          <ul aria-label={messages.billing.plansLabel} className="grid gap-5 lg:grid-cols-3">
+          <ul aria-label={billingMessages.plansLabel} className="grid gap-5 lg:grid-cols-3">
             {PLANS_ON_SALE.map((plan) => (
               <li key={plan.id}>
                 <PlanCard
