@@ -12,6 +12,7 @@ import { createStorage } from './adapters/storage/create-storage.ts';
 import { buildApp, buildWorkerApp, type AppDeps } from './app.ts';
 import type { Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { createUnitOfWork } from './db/unit-of-work.ts';
 import { accountCreated, createAccountService } from './features/account/service.ts';
 import { createAuth } from './features/auth/auth.ts';
 import { createAuthenticator } from './features/auth/authenticate.ts';
@@ -65,6 +66,8 @@ export async function start(
   const analysis = openAnalysis({ threads: config.analysisThreads });
   const database = await openDatabase(config.database);
   await database.migrate();
+  // Transactions and what follows their commit (decision 048); billing publishes balances there.
+  const unitOfWork = createUnitOfWork(database.db, { logger });
 
   const storage = createStorage(config);
   // An empty catalog gets the default content before anything reads it (skipped in tests).
@@ -105,6 +108,7 @@ export async function start(
   const billing = createBilling({
     config,
     db: database.db,
+    unitOfWork,
     events,
     queue,
     logger,
@@ -129,6 +133,7 @@ export async function start(
   const studio = createStudio({
     config,
     db: database.db,
+    unitOfWork,
     storage,
     queue,
     events,
@@ -146,6 +151,7 @@ export async function start(
   const generation = createGeneration({
     config,
     db: database.db,
+    unitOfWork,
     storage,
     queue,
     events,
@@ -160,6 +166,7 @@ export async function start(
   const tryOn = createTryOn({
     config,
     db: database.db,
+    unitOfWork,
     storage,
     queue,
     events,

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { BillingProvider } from '../../adapters/billing/billing-provider.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { createCredits } from './credits.ts';
@@ -18,17 +19,19 @@ import { createBillingService } from './service.ts';
 export function createBilling(deps: {
   config: Config;
   db: Database;
+  /** The app's unit of work: its runs publish the balances they changed after commit. */
+  unitOfWork: UnitOfWork;
   events: EventBus;
   queue: JobQueue;
   provider: BillingProvider;
   logger?: FastifyBaseLogger;
 }) {
-  const { config, db, events, queue, provider, logger } = deps;
+  const { config, db, unitOfWork, events, queue, provider, logger } = deps;
   if (config.env === 'production' && provider.kind === 'local')
     logger?.warn(
       'BILLING=local in production: checkouts are test-mode and take no payment. Set BILLING=stripe.',
     );
-  const ledger = createCreditLedger({ db, events, ...(logger ? { logger } : {}) });
+  const ledger = createCreditLedger({ db, events, unitOfWork, ...(logger ? { logger } : {}) });
   const fulfilment = createFulfilment({
     db,
     provider,
@@ -47,7 +50,7 @@ export function createBilling(deps: {
     fulfilment,
     ...(logger ? { logger } : {}),
   });
-  const credits = createCredits({ db, ledger });
+  const credits = createCredits({ db });
   return { provider, ledger, credits, fulfilment, service };
 }
 

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, Executor } from '../../db/client.ts';
+import { createUnitOfWork } from '../../db/unit-of-work.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { type Gate, type ProFeature, requireGate, requireTierFor } from './gates.ts';
 import {
-  type CreditLedger,
   adjust,
   createCreditLedger,
   markSubscriptionChanged,
@@ -18,8 +18,9 @@ import { findSubscription, findUserIdByEmail, lockSubscription } from './reposit
  * spend; the plans' rules, the subscription lock and the ledger stay behind this door.
  *
  * Every function that takes `tx` works in the caller's transaction, so a charge commits or rolls
- * back with what it pays for (a generation, a model, a try-on, its job). Run that transaction
- * through `transaction` and the user's open pages hear of the new balance after it commits.
+ * back with what it pays for (a generation, a model, a try-on, its job). Run that transaction in
+ * the app's unit of work (`unitOfWork.run`, decision 048) and the user's open pages hear of the
+ * new balance after it commits.
  */
 
 export type { Gate, ProFeature };
@@ -45,8 +46,8 @@ export interface ChargeResult {
   usedFreeTraining: boolean;
 }
 
-export function createCredits(deps: { db: Database; ledger: CreditLedger }) {
-  const { db, ledger } = deps;
+export function createCredits(deps: { db: Database }) {
+  const { db } = deps;
 
   /** Locks the user's subscription for the rest of `tx` and checks the gate under that lock. */
   async function lockAndCheck(
@@ -61,9 +62,6 @@ export function createCredits(deps: { db: Database; ledger: CreditLedger }) {
   }
 
   return {
-    /** Runs `work` in one transaction; balance changes are published after it commits. */
-    transaction: ledger.transaction,
-
     /**
      * The tier of a Pro feature, read before anything else (before an upload is read, say); the
      * charge checks it again under the lock.
@@ -110,7 +108,7 @@ export type Credits = ReturnType<typeof createCredits>;
 
 /** The operator's commands (`npm run credits`), through the same ledger as the app. */
 export function createOperatorCredits(deps: { db: Database; events: EventBus }) {
-  const ledger = createCreditLedger(deps);
+  const ledger = createCreditLedger({ ...deps, unitOfWork: createUnitOfWork(deps.db) });
   return {
     userIdByEmail: (email: string) => findUserIdByEmail(deps.db, email),
     /** A correction up or down (never below zero), with a note saying why. */

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { subscriptionUpdatedEvent } from '../../../common/api/billing.ts';
 import { costs } from '../../../common/product.ts';
 import type { Database, Executor } from '../../db/client.ts';
+import { collect, collection, type UnitOfWork } from '../../db/unit-of-work.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { insufficientCreditsMessage } from './gates.ts';
@@ -20,8 +21,9 @@ import { toBillingSubscription } from './subscription-view.ts';
  * transaction as the balance, and (reason, reference) makes each change happen at most once.
  *
  * The functions take the caller's transaction, so a spend commits or rolls back together with
- * what it pays for (a generation row, a model, a job). Run that transaction through
- * `ledger.transaction(...)` and a `subscription.updated` event goes to the user after commit.
+ * what it pays for (a generation row, a model, a job). Run that transaction in the unit of work
+ * the ledger was made with (`unitOfWork.run`, or `ledger.transaction`) and a
+ * `subscription.updated` event goes to the user after commit.
  *
  * Reasons in use: spends `generation`, `bulk_generation`, `tryon`, `training`; grants
  * `plan_credits`, `plan_upgrade`, `yearly_monthly_grant`, `credit_pack`; `refund`; `adjustment`
@@ -41,19 +43,18 @@ export interface LedgerResult {
 
 export const refundReason = 'refund';
 
-// The users whose balance changed in a transaction, so the event is published after commit; with
-// the subscription as it stands at the end of the transaction when the change knew it.
-const changedInTransaction = new WeakMap<object, Map<string, SubscriptionRow | undefined>>();
+// The users whose balance changed in a run of the unit of work, each published once after commit;
+// with the subscription as it stands at the end of the transaction when the change knew it.
+const changedSubscriptions = collection<SubscriptionRow | undefined>('subscription.updated');
 
 /**
  * Marks the user's subscription as changed in this transaction (published after commit). `row`,
  * when given, is the whole row as the transaction leaves it, so the event needs no read after
- * commit; a later change without one clears it.
+ * commit; a later change without one clears it. A transaction begun outside the unit of work
+ * (a test's) publishes nothing.
  */
 export function markSubscriptionChanged(tx: Executor, userId: string, row?: SubscriptionRow): void {
-  let users = changedInTransaction.get(tx);
-  if (!users) changedInTransaction.set(tx, (users = new Map()));
-  users.set(userId, row);
+  collect(tx, changedSubscriptions, userId, row);
 }
 
 function assertAmount(amount: number): void {
@@ -215,15 +216,16 @@ function pick(result: { balance: number; freeTrainingsLeft: number }) {
 }
 
 /**
- * The ledger with its side effects: transactions that publish `subscription.updated` after they
- * commit, and the user's history.
+ * The ledger with its side effects: the unit of work's runs publish `subscription.updated` after
+ * they commit, and the user's history.
  */
 export function createCreditLedger(deps: {
   db: Database;
   events: EventBus;
+  unitOfWork: UnitOfWork;
   logger?: FastifyBaseLogger;
 }) {
-  const { db, events, logger } = deps;
+  const { db, events, unitOfWork, logger } = deps;
 
   async function publish(userId: string, known?: SubscriptionRow): Promise<void> {
     try {
@@ -239,22 +241,15 @@ export function createCreditLedger(deps: {
     }
   }
 
+  unitOfWork.handleCollected(changedSubscriptions, (userId, row) => publish(userId, row));
+
   return {
     /**
-     * Runs `work` in one transaction; after it commits, every user whose balance or subscription
-     * changed in it (through this module's functions or `markSubscriptionChanged`) gets a
-     * `subscription.updated` event.
+     * The unit of work's `run`: `work` in one transaction; after it commits, every user whose
+     * balance or subscription changed in it (through this module's functions or
+     * `markSubscriptionChanged`) gets a `subscription.updated` event.
      */
-    async transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T> {
-      let scope: Executor | undefined;
-      const result = await db.transaction(async (tx) => {
-        scope = tx;
-        return work(tx);
-      });
-      const users = scope ? changedInTransaction.get(scope) : undefined;
-      if (users) for (const [userId, row] of users) await publish(userId, row);
-      return result;
-    },
+    transaction: unitOfWork.run,
     publish: (userId: string) => publish(userId),
     async history(userId: string, beforeId: number | undefined, limit: number) {
       const rows = await listEntries(db, userId, beforeId, limit + 1);

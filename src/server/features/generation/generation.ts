@@ -3,6 +3,7 @@ import type { GenerationEngine } from '../../adapters/engine/generation-engine.t
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { defineWorker, type JobQueue, type JobWorker } from '../../jobs/job-queue.ts';
 import type { Billing } from '../billing/billing.ts';
 import type { createCatalogService } from '../catalog/service.ts';
@@ -21,6 +22,7 @@ const sweepCron = '*/5 * * * *';
 export function createGeneration(deps: {
   config: Config;
   db: Database;
+  unitOfWork: UnitOfWork;
   storage: Storage;
   queue: JobQueue;
   events: EventBus;
@@ -32,9 +34,8 @@ export function createGeneration(deps: {
   costs: Pick<Costs, 'record'>;
   logger: FastifyBaseLogger;
 }) {
-  const { config, db, storage, queue, events, catalog, engine, logger } = deps;
+  const { config, db, unitOfWork, storage, queue, events, catalog, engine, logger } = deps;
   const { credits } = deps.billing;
-  const transaction = credits.transaction;
   const service = createGenerationService({
     db,
     storage,
@@ -47,7 +48,7 @@ export function createGeneration(deps: {
     engineName: engine.name,
     makesPreviews: engine.makesPreviews,
     credits,
-    transaction,
+    unitOfWork,
     logger,
   });
   const worker = createGenerationWorker({
@@ -62,7 +63,7 @@ export function createGeneration(deps: {
     },
     credits,
     costs: deps.costs,
-    transaction,
+    unitOfWork,
     staleAfterMinutes: config.generation.staleAfterMinutes,
     nsfwThreshold: config.nsfwThreshold,
     likenessRerolls: config.generation.likenessRerolls,

@@ -11,6 +11,7 @@ import { messages } from '../../../common/messages.ts';
 import { costs, likenessPercent, lists } from '../../../common/product.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { Credits } from '../billing/credits.ts';
@@ -54,8 +55,8 @@ export interface GenerationServiceDeps {
   makesPreviews: boolean;
   /** Billing's door: the gates and the spend of each image. */
   credits: Pick<Credits, 'charge' | 'checkTier'>;
-  /** Runs work in one transaction and publishes balance changes after commit (the ledger's). */
-  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Transactions with work after their commit (events, files); billing's balance events too. */
+  unitOfWork: UnitOfWork;
   logger: FastifyBaseLogger;
 }
 
@@ -67,7 +68,7 @@ export const generationReference = (id: string) => `generation:${id}`;
 
 /** Generation's rules behind its routes: single, custom and bulk requests, results, downloads. */
 export function createGenerationService(deps: GenerationServiceDeps) {
-  const { db, storage, queue, events, sources, logger } = deps;
+  const { db, unitOfWork, storage, queue, events, sources, logger } = deps;
 
   async function toGeneration(row: GenerationRow): Promise<Generation> {
     const visible = row.status === 'complete' && !row.hasNsfwContent && row.imageKey;
@@ -194,12 +195,13 @@ export function createGenerationService(deps: GenerationServiceDeps) {
 
   /** One image: gate, spend, row and job in one transaction (the subscription locked). */
   async function single(userId: string, gate: PaidGate, item: Item): Promise<Generation> {
-    const row = await deps.transaction(async (tx) => {
+    const row = await unitOfWork.run(async (tx, afterCommit) => {
       const rows = newRows(userId, [item]);
       await pay(tx, userId, gate, rows);
-      return (await record(tx, userId, rows))[0]!;
+      const inserted = (await record(tx, userId, rows))[0]!;
+      afterCommit(() => publishUpdated([inserted]));
+      return inserted;
     });
-    await publishUpdated([row]);
     return toGeneration(row);
   }
 
@@ -308,7 +310,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
         }));
         label = messages.bulk.presetJobLabel(presets.length, model.name);
       }
-      const result = await deps.transaction(async (tx) => {
+      const result = await unitOfWork.run(async (tx, afterCommit) => {
         const jobId = randomUUID();
         const rows = newRows(
           userId,
@@ -319,9 +321,9 @@ export function createGenerationService(deps: GenerationServiceDeps) {
         if (rows.length === 0) throw new AppError('BAD_REQUEST', messages.bulk.noneQueued);
         const job = await insertBulkJob(tx, { id: jobId, userId, totalImages: rows.length, label });
         const inserted = await record(tx, userId, rows);
+        afterCommit(() => publishBulkJob(job));
         return { job, rows: inserted, failures: selected.length - items.length };
       });
-      await publishBulkJob(result.job);
       return {
         bulkJob: toBulkJob(result.job),
         queued: result.rows.length,
@@ -385,24 +387,25 @@ export function createGenerationService(deps: GenerationServiceDeps) {
      * (and a job still running still finishes).
      */
     async delete(userId: string, id: string): Promise<void> {
-      const { row, job } = await db.transaction(async (tx) => {
-        const found = await findGeneration(tx, userId, id);
-        if (!found) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+      await unitOfWork.run(async (tx, afterCommit) => {
+        const row = await findGeneration(tx, userId, id);
+        if (!row) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
         await deleteGeneration(tx, userId, id);
-        const counted = found.bulkJobId
-          ? await removeFromBulkJob(tx, found.bulkJobId, found.status)
+        const job = row.bulkJobId
+          ? await removeFromBulkJob(tx, row.bulkJobId, row.status)
           : undefined;
-        return { row: found, job: counted };
+        afterCommit(async () => {
+          for (const key of [row.imageKey, row.thumbnailKey])
+            if (key) await storage.delete(key).catch(() => {});
+          await events
+            .publish(userId, {
+              type: generationEvents.generationUpdated,
+              data: { generationId: id, status: 'deleted', bulkJobId: row.bulkJobId },
+            })
+            .catch(() => {});
+          if (job) await publishBulkJob(job);
+        });
       });
-      for (const key of [row.imageKey, row.thumbnailKey])
-        if (key) await storage.delete(key).catch(() => {});
-      await events
-        .publish(userId, {
-          type: generationEvents.generationUpdated,
-          data: { generationId: id, status: 'deleted', bulkJobId: row.bulkJobId },
-        })
-        .catch(() => {});
-      if (job) await publishBulkJob(job);
     },
 
     /**

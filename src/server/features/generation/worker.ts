@@ -12,7 +12,8 @@ import {
   providerHdLongSide,
 } from '../../adapters/engine/generation-engine.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
-import type { Database, Executor } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { classifyNsfw, profileSimilarity } from '../../images/analysis.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import type { Credits } from '../billing/credits.ts';
@@ -41,7 +42,8 @@ export interface GenerationWorkerDeps {
     modelById(id: string): Promise<ModelRow | undefined>;
     enginePreset(id: string): Promise<EnginePreset | undefined>;
   };
-  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Transactions with work after their commit (events, files); billing's balance events too. */
+  unitOfWork: UnitOfWork;
   credits: Pick<Credits, 'refund'>;
   /** What the operator paid the provider for each picture, re-roll and upscale. */
   costs: Pick<Costs, 'record'>;
@@ -108,7 +110,7 @@ function heldResult(row: GenerationRow): StoredResult | null {
  * credit is refunded and the picture says so.
  */
 export function createGenerationWorker(deps: GenerationWorkerDeps) {
-  const { db, storage, events, engine, faces, sources, logger } = deps;
+  const { db, unitOfWork, storage, events, engine, faces, sources, logger } = deps;
   metrics.likenessRerollThreshold.set(identity.rerollBelowSimilarity);
   metrics.likenessRerollsAllowed.set(deps.likenessRerolls);
 
@@ -126,11 +128,11 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     ending: Ending,
     extra: { blocked?: boolean; reference?: string | null } = {},
   ) {
-    const result = await deps.transaction(async (tx) => {
+    return unitOfWork.run(async (tx, afterCommit) => {
       const row = await lockGenerationById(tx, generationId);
-      if (!row || row.status !== 'processing') return undefined;
+      if (!row || row.status !== 'processing') return false;
       const refunded = ending.status === 'complete' && ending.likenessRefunded === true;
-      const updated = await updateGeneration(tx, generationId, {
+      const updated = (await updateGeneration(tx, generationId, {
         status: ending.status,
         completedAt: new Date(),
         engineReference: extra.reference ?? row.engineReference,
@@ -141,7 +143,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
               likenessRefunded: refunded,
               ...(ending.image ?? {}),
             }),
-      });
+      }))!;
       if (ending.status === 'failed' || refunded)
         await deps.credits.refund(tx, row.userId, generationReference(row.id));
       const job = row.bulkJobId
@@ -151,26 +153,25 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
             ending.status === 'failed' ? 'failed' : 'completed',
           )
         : undefined;
-      return { updated: updated!, job };
+      afterCommit(async () => {
+        if (refunded) metrics.likenessRefunds.inc({ engine: engine.name });
+        await publish(updated);
+        if (job)
+          await events
+            .publish(job.userId, {
+              type: generationEvents.bulkJobUpdated,
+              data: {
+                bulkJobId: job.id,
+                status: job.status,
+                completedImages: job.completedImages,
+                failedImages: job.failedImages,
+                totalImages: job.totalImages,
+              },
+            })
+            .catch(() => {});
+      });
+      return true;
     });
-    if (!result) return false;
-    if (ending.status === 'complete' && ending.likenessRefunded)
-      metrics.likenessRefunds.inc({ engine: engine.name });
-    await publish(result.updated);
-    if (result.job)
-      await events
-        .publish(result.job.userId, {
-          type: generationEvents.bulkJobUpdated,
-          data: {
-            bulkJobId: result.job.id,
-            status: result.job.status,
-            completedImages: result.job.completedImages,
-            failedImages: result.job.failedImages,
-            totalImages: result.job.totalImages,
-          },
-        })
-        .catch(() => {});
-    return true;
   }
 
   /**
@@ -323,9 +324,14 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
   /**
    * Holds `kept` (the most alike picture so far) on the generation and counts a re-roll, so the
    * next attempt of the job makes the picture again; false when the generation ended meanwhile.
+   * The picture `dropped` from the row goes once that has committed.
    */
-  async function holdForReroll(row: GenerationRow, kept: StoredResult): Promise<boolean> {
-    return deps.transaction(async (tx) => {
+  async function holdForReroll(
+    row: GenerationRow,
+    kept: StoredResult,
+    dropped: StoredResult | null,
+  ): Promise<boolean> {
+    return unitOfWork.run(async (tx, afterCommit) => {
       const locked = await lockGenerationById(tx, row.id);
       if (locked?.status !== 'processing' || locked.likenessRerolls !== row.likenessRerolls)
         return false;
@@ -335,6 +341,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
         engineReference: null,
         heardAt: new Date(),
       });
+      afterCommit(() => deleteFiles(dropped));
       return true;
     });
   }
@@ -402,11 +409,10 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     const dropped = kept === stored ? held : null;
     const belowBar = looksLikeSomeoneElse(kept.likeness);
     if (belowBar && mayReroll && row.likenessRerolls < deps.likenessRerolls) {
-      if (!(await holdForReroll(row, kept))) {
+      if (!(await holdForReroll(row, kept, dropped))) {
         if (kept === stored) await deleteFiles(stored);
         return false;
       }
-      await deleteFiles(dropped);
       logger.info(
         { generationId: row.id, likeness: kept.likeness, reroll: row.likenessRerolls + 1 },
         'the picture does not look like the user: made again',

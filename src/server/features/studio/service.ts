@@ -19,6 +19,7 @@ import {
 } from '../../../common/product.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import type { AccountDeletionParticipant } from '../account/service.ts';
@@ -80,8 +81,8 @@ export interface StudioServiceDeps {
   engineName: string;
   /** Billing's door: the training's gate and payment, the gate of choosing a model. */
   credits: Pick<Credits, 'charge' | 'authorize'>;
-  /** Runs work in one transaction and publishes balance changes after commit (the ledger's). */
-  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Transactions with work after their commit (events, files); billing's balance events too. */
+  unitOfWork: UnitOfWork;
   similarity: (a: number[], b: number[]) => number;
   /** Stops a deleted model's training at the engine (no-op when none runs there). */
   cancelTraining: (model: ModelRow) => Promise<void>;
@@ -94,7 +95,7 @@ export interface StudioServiceDeps {
 
 /** The studio's model-creation rules behind its routes: draft photos, draft, models, settings. */
 export function createStudioService(deps: StudioServiceDeps) {
-  const { db, storage, queue, events, logger } = deps;
+  const { db, unitOfWork, storage, queue, events, logger } = deps;
   // Features that keep rows or files made from a model (generation) act before it is deleted.
   const modelDeletionParticipants: ModelDeletionParticipant[] = [];
 
@@ -245,7 +246,7 @@ export function createStudioService(deps: StudioServiceDeps) {
           logger.error({ err: error, userId }, 'a training photo could not be stored');
           throw new AppError('INTERNAL', messages.upload.notStored);
         });
-        const row = await db.transaction(async (tx) => {
+        const row = await unitOfWork.run(async (tx, afterCommit) => {
           await lockDraft(tx, userId);
           if ((await countDraftPlaces(tx, userId)) >= photoRules.max)
             throw new AppError('LIMIT_REACHED', messages.upload.tooMany);
@@ -266,9 +267,9 @@ export function createStudioService(deps: StudioServiceDeps) {
               logger.error({ err: error, userId }, 'photo validation could not be queued');
               throw new AppError('INTERNAL', messages.upload.failedToStartValidation);
             });
+          afterCommit(() => publishPhotoChanges([{ userId, photoId: id, status: 'pending' }]));
           return inserted;
         });
-        await publishPhotoChanges([{ userId, photoId: id, status: 'pending' }]);
         return await toPhoto(row);
       } catch (error) {
         await Promise.all(
@@ -281,19 +282,23 @@ export function createStudioService(deps: StudioServiceDeps) {
     },
 
     async deletePhoto(userId: string, photoId: string): Promise<void> {
-      const { photo, changes } = await db.transaction(async (tx) => {
+      await unitOfWork.run(async (tx, afterCommit) => {
         await lockDraft(tx, userId);
-        const found = await findDraftPhoto(tx, userId, photoId);
-        if (!found) throw new AppError('NOT_FOUND', messages.upload.photoNotFound);
+        const photo = await findDraftPhoto(tx, userId, photoId);
+        if (!photo) throw new AppError('NOT_FOUND', messages.upload.photoNotFound);
         await deletePhoto(tx, userId, photoId);
-        return { photo: found, changes: await settleDraft(tx, userId, deps.similarity) };
+        const changes = await settleDraft(tx, userId, deps.similarity);
+        afterCommit(() =>
+          Promise.all(
+            [photo.storageKey, photo.thumbnailKey].map((key) =>
+              storage.delete(key).catch(() => deleteFilesLater([key])),
+            ),
+          ),
+        );
+        afterCommit(() =>
+          publishPhotoChanges([{ userId, photoId, status: 'deleted' }, ...changes]),
+        );
       });
-      await Promise.all(
-        [photo.storageKey, photo.thumbnailKey].map((key) =>
-          storage.delete(key).catch(() => deleteFilesLater([key])),
-        ),
-      );
-      await publishPhotoChanges([{ userId, photoId, status: 'deleted' }, ...changes]);
     },
 
     async draft(userId: string): Promise<Draft> {
@@ -360,8 +365,8 @@ export function createStudioService(deps: StudioServiceDeps) {
           messages.nameModel.nameTooLong(modelNameRules.maxLength),
         );
       const previewPresets = await deps.previews.choose();
-      const model = await deps
-        .transaction(async (tx) => {
+      const model = await unitOfWork
+        .run(async (tx, afterCommit) => {
           // The plan's gates first (model limit, a free training or the credits), paid at once:
           // a refusal below rolls the payment back with everything else.
           const id = randomUUID();
@@ -404,6 +409,7 @@ export function createStudioService(deps: StudioServiceDeps) {
           await syncTrainingInProgress(tx, userId);
           await queue.send(startTrainingJob, { modelId: id }, { tx });
           await deps.previews.plan(tx, inserted, photos, previewPresets);
+          afterCommit(() => publishModel(inserted));
           return inserted;
         })
         .catch((error: unknown) => {
@@ -412,7 +418,6 @@ export function createStudioService(deps: StudioServiceDeps) {
           logger.error({ err: error, userId }, 'the model could not be created');
           throw new AppError('INTERNAL', messages.training.createModelFailed);
         });
-      await publishModel(model);
       const previews = await deps.previews.forModels(db, userId, [model.id]);
       return toModel(model, previews.get(model.id));
     },
@@ -431,9 +436,9 @@ export function createStudioService(deps: StudioServiceDeps) {
 
     /** Deletes a model and every file made for it (photos, zip, likeness profile, featured image). */
     async deleteModel(userId: string, modelId: string): Promise<void> {
-      const { model, keys, afterCommit } = await db.transaction(async (tx) => {
-        const found = await findModel(tx, userId, modelId);
-        if (!found) throw new AppError('NOT_FOUND', messages.models.notFound);
+      await unitOfWork.run(async (tx, afterCommit) => {
+        const model = await findModel(tx, userId, modelId);
+        if (!model) throw new AppError('NOT_FOUND', messages.models.notFound);
         const photos = await listModelPhotos(tx, modelId);
         const settled = [];
         for (const participant of modelDeletionParticipants)
@@ -441,30 +446,32 @@ export function createStudioService(deps: StudioServiceDeps) {
         await unselectModel(tx, userId, modelId);
         await deleteModel(tx, userId, modelId);
         await syncTrainingInProgress(tx, userId);
-        return {
-          model: found,
-          keys: [
-            ...photos.flatMap((photo) => [photo.storageKey, photo.thumbnailKey]),
-            ...(found.zipKey ? [found.zipKey] : []),
-            ...settled.flatMap((participant) => participant.fileKeys),
-          ],
-          afterCommit: settled.flatMap((participant) => participant.afterCommit ?? []),
-        };
+        const keys = [
+          ...photos.flatMap((photo) => [photo.storageKey, photo.thumbnailKey]),
+          ...(model.zipKey ? [model.zipKey] : []),
+          ...settled.flatMap((participant) => participant.fileKeys),
+        ];
+        afterCommit(() =>
+          queue.send(deleteFilesJob, {
+            keys,
+            prefixes: [`${userStorageKey(userId, 'models', modelId)}/`],
+          }),
+        );
+        // A training still running at a provider would go on, paid for; a start job running now
+        // cancels what it started once it finds the model gone (`Training.start`).
+        afterCommit(() => deps.cancelTraining(model));
+        // The weights the provider trained go too, by a job that retries (decision 038): best
+        // effort, the user's deletion neither waits for the provider nor fails with it.
+        afterCommit(() =>
+          deleteWeightsLater(model).catch((error: unknown) =>
+            logger.error({ err: error, modelId }, 'deleting the weights could not be queued'),
+          ),
+        );
+        afterCommit(() => publishModel({ ...model, status: 'deleted' }));
+        // The participants' announcements come after the model's own.
+        for (const participant of settled)
+          if (participant.afterCommit) afterCommit(participant.afterCommit);
       });
-      await queue.send(deleteFilesJob, {
-        keys,
-        prefixes: [`${userStorageKey(userId, 'models', modelId)}/`],
-      });
-      // A training still running at a provider would go on, paid for; a start job running now
-      // cancels what it started once it finds the model gone (`Training.start`).
-      await deps.cancelTraining(model);
-      // The weights the provider trained go too, by a job that retries (decision 038): best
-      // effort, the user's deletion neither waits for the provider nor fails with it.
-      await deleteWeightsLater(model).catch((error: unknown) =>
-        logger.error({ err: error, modelId }, 'deleting the weights could not be queued'),
-      );
-      await publishModel({ ...model, status: 'deleted' });
-      for (const announce of afterCommit) await announce();
     },
   };
 }

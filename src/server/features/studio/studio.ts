@@ -4,6 +4,7 @@ import { EngineError, type TrainingEngine } from '../../adapters/engine/training
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { defineWorker, type JobQueue, type JobWorker } from '../../jobs/job-queue.ts';
 import type { Billing } from '../billing/billing.ts';
 import type { Costs } from '../costs/service.ts';
@@ -29,6 +30,7 @@ const sweepCron = '*/10 * * * *';
 export function createStudio(deps: {
   config: Config;
   db: Database;
+  unitOfWork: UnitOfWork;
   storage: Storage;
   queue: JobQueue;
   events: EventBus;
@@ -42,9 +44,8 @@ export function createStudio(deps: {
   costs: Pick<Costs, 'record'>;
   logger: FastifyBaseLogger;
 }) {
-  const { config, db, storage, queue, events, engine, faces, logger } = deps;
+  const { config, db, unitOfWork, storage, queue, events, engine, faces, logger } = deps;
   const { credits } = deps.billing;
-  const transaction = credits.transaction;
   const previews = createTrainingPreviews({
     db,
     storage,
@@ -65,7 +66,7 @@ export function createStudio(deps: {
     events,
     engineName: engine.name,
     credits,
-    transaction,
+    unitOfWork,
     similarity: (a, b) => faces.similarity(a, b),
     cancelTraining: (model) => training.cancel(model),
     deletesWeights: engine.deleteWeights !== undefined,
@@ -81,7 +82,7 @@ export function createStudio(deps: {
     faces,
     credits,
     costs: deps.costs,
-    transaction,
+    unitOfWork,
     publishModel: service.publishModel,
     publicUrl: config.publicUrl,
     pollSeconds: config.training.pollSeconds,

@@ -17,6 +17,7 @@ import {
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import type { PhotoFace } from '../../db/schema/studio.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { meanDescriptor } from '../../images/analysis.ts';
 import { primaryFace } from '../../images/photo-checks.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
@@ -55,8 +56,8 @@ export interface TrainingDeps {
   engine: TrainingEngine;
   faces: Pick<FaceAnalyzer, 'analyze'>;
   publishModel: PublishModel;
-  /** Runs work in one transaction and publishes balance changes after commit (the ledger's). */
-  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Transactions with work after their commit (events); billing's balance events too. */
+  unitOfWork: UnitOfWork;
   credits: Pick<Credits, 'refund'>;
   /** What the operator paid the provider for each training it accepted. */
   costs: Pick<Costs, 'record'>;
@@ -93,7 +94,7 @@ export function createTraining(deps: TrainingDeps) {
     modelId: string,
     state: TrainingState & { status: 'succeeded' | 'failed' },
   ): Promise<ModelRow | undefined> {
-    const finished = await deps.transaction(async (tx) => {
+    return deps.unitOfWork.run(async (tx, afterCommit) => {
       const model = await lockModelById(tx, modelId);
       if (!model || model.status === 'complete' || model.status === 'failed') return undefined;
       const now = new Date();
@@ -119,10 +120,9 @@ export function createTraining(deps: TrainingDeps) {
       await syncTrainingInProgress(tx, model.userId);
       await sendOutcomeEmail(tx, updated!);
       await scheduleTrainingFileDeletion(tx, updated!);
+      afterCommit(() => deps.publishModel(updated!));
       return updated;
     });
-    if (finished) await deps.publishModel(finished);
-    return finished;
   }
 
   async function sendOutcomeEmail(tx: Executor, model: ModelRow): Promise<void> {

@@ -12,7 +12,8 @@ import {
   type TryOnState,
 } from '../../adapters/engine/tryon-engine.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
-import type { Database, Executor } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { AppError } from '../../http/app-error.ts';
 import { classifyNsfw } from '../../images/analysis.ts';
 import type { NormalizedPhoto } from '../../images/intake.ts';
@@ -45,7 +46,8 @@ export interface TryOnServiceDeps {
   credits: Pick<Credits, 'charge' | 'checkTier' | 'refund'>;
   /** What the operator paid the try-on provider for each run. */
   costs: Pick<Costs, 'record'>;
-  transaction<T>(work: (tx: Executor) => Promise<T>): Promise<T>;
+  /** Transactions with work after their commit (events); billing's balance events too. */
+  unitOfWork: UnitOfWork;
   publicUrl: string;
   /** Results the NSFW classifier flags at this threshold are blocked, whichever engine made them. */
   nsfwThreshold: number;
@@ -68,7 +70,7 @@ class StepFailed extends Error {
 const runDeadlineMs = 4 * 60_000;
 
 export function createTryOnService(deps: TryOnServiceDeps) {
-  const { db, storage, queue, events, engine, logger } = deps;
+  const { db, unitOfWork, storage, queue, events, engine, logger } = deps;
 
   async function signed(key: string | null, downloadName?: string): Promise<string | null> {
     if (!key || !(await storage.exists(key))) return null;
@@ -137,22 +139,23 @@ export function createTryOnService(deps: TryOnServiceDeps) {
         .toBuffer();
       await storage.put(resultKey, jpeg, 'image/jpeg');
     }
-    const ended = await deps.transaction(async (tx) => {
+    const ended = await unitOfWork.run(async (tx, afterCommit) => {
       const current = await lockTryOnById(tx, id);
-      if (!current || current.status !== 'processing') return undefined;
+      if (!current || current.status !== 'processing') return false;
       const blocked = state.status === 'failed' && state.blocked === true;
       if (state.status === 'failed' && !blocked)
         await deps.credits.refund(tx, current.userId, tryOnReference(id));
-      return updateTryOn(tx, id, {
+      const updated = await updateTryOn(tx, id, {
         status: state.status === 'succeeded' ? 'completed' : blocked ? 'blocked' : 'failed',
         failureReason: state.status === 'failed' ? state.error : null,
         resultKey,
         completedAt: new Date(),
       });
+      if (updated) afterCommit(() => publish(updated));
+      return updated !== undefined;
     });
-    if (ended) await publish(ended);
-    else if (resultKey) await storage.delete(resultKey).catch(() => {});
-    return ended !== undefined;
+    if (!ended && resultKey) await storage.delete(resultKey).catch(() => {});
+    return ended;
   }
 
   /** The provider's word on a run that ended in a failure worth another run (see TryOnState). */
@@ -316,7 +319,7 @@ export function createTryOnService(deps: TryOnServiceDeps) {
         const garmentKey = userStorageKey(userId, 'garment-uploads', `${stamp}.jpg`);
         written.push(garmentKey);
         await store(garmentKey, garment.jpeg, messages.tryon.garmentUploadFailed);
-        const row = await deps.transaction(async (tx) => {
+        const row = await unitOfWork.run(async (tx, afterCommit) => {
           await deps.credits.charge(tx, userId, {
             gate: 'tryOn',
             reason: 'tryon',
@@ -341,9 +344,9 @@ export function createTryOnService(deps: TryOnServiceDeps) {
                 : {}),
             },
           );
+          afterCommit(() => publish(inserted));
           return inserted;
         });
-        await publish(row);
         if (!engine.inProcess) return toTryOn(row);
         await runWhileAnswering(id);
         return toTryOn((await findTryOnById(db, id)) ?? row);

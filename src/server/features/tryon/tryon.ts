@@ -3,6 +3,7 @@ import type { TryOnEngine } from '../../adapters/engine/tryon-engine.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { defineWorker, type JobQueue, type JobWorker } from '../../jobs/job-queue.ts';
 import type { Billing } from '../billing/billing.ts';
 import type { Costs } from '../costs/service.ts';
@@ -18,6 +19,7 @@ const sweepCron = '*/5 * * * *';
 export function createTryOn(deps: {
   config: Config;
   db: Database;
+  unitOfWork: UnitOfWork;
   storage: Storage;
   queue: JobQueue;
   events: EventBus;
@@ -36,7 +38,7 @@ export function createTryOn(deps: {
     generationImageKey: (userId, id) => deps.generation.service.imageKeyOf(userId, id),
     credits: deps.billing.credits,
     costs: deps.costs,
-    transaction: deps.billing.credits.transaction,
+    unitOfWork: deps.unitOfWork,
     publicUrl: deps.config.publicUrl,
     nsfwThreshold: deps.config.nsfwThreshold,
     logger: deps.logger,
