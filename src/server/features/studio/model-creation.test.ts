@@ -402,7 +402,8 @@ describe('creating a model and training it with the local engine', () => {
       .from(creditLedger)
       .where(eq(creditLedger.reference, `model:${model.id}`));
     expect(ledger).toHaveLength(1);
-  });
+    // The first local training of a test process loads its models: over 30 s on a loaded machine.
+  }, 90_000);
 
   it('keeps the training photos when the user asked to', async () => {
     const user = await signUp(app);
