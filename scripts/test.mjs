@@ -227,7 +227,10 @@ const stages = {
  * two cores: a vitest stage alone keeps 1.5 cores busy, the browser stage (two Playwright
  * workers) 0.75, the benchmarks' smoke run (which only checks that each benchmark still runs; its
  * figures go to .tmp) about 1.3. Two lanes keep both cores busy; three (every stage at once) made
- * the machine's load reach 11 and tests with deadlines fail.
+ * the machine's load reach 11 and tests with deadlines fail. Measured again with test files
+ * sharing their processes (decision 044): two lanes took 21.6 min; three ([check, api], [e2e],
+ * [postgres, bench]) had not finished the PGlite stage after 22 min, the browser stage alone
+ * taking 20.6.
  */
 const lanes = [
   ['check', 'api', 'bench'],
