@@ -66,6 +66,26 @@ type PaidGate = 'generation' | 'customPrompt' | 'bulk';
 /** The reference of a generation's spend (and its refund). */
 export const generationReference = (id: string) => `generation:${id}`;
 
+/** `bulk_job.updated` to the job's owner; a lost event only delays the page until its refetch. */
+export async function publishBulkJobUpdated(
+  events: EventBus,
+  logger: FastifyBaseLogger,
+  job: BulkJobRow,
+): Promise<void> {
+  await events
+    .publish(job.userId, {
+      type: generationEvents.bulkJobUpdated,
+      data: {
+        bulkJobId: job.id,
+        status: job.status,
+        completedImages: job.completedImages,
+        failedImages: job.failedImages,
+        totalImages: job.totalImages,
+      },
+    })
+    .catch((error: unknown) => logger.warn({ err: error }, 'bulk job event not published'));
+}
+
 /** Generation's rules behind its routes: single, custom and bulk requests, results, downloads. */
 export function createGenerationService(deps: GenerationServiceDeps) {
   const { db, unitOfWork, storage, queue, events, sources, logger } = deps;
@@ -114,20 +134,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     };
   }
 
-  async function publishBulkJob(job: BulkJobRow): Promise<void> {
-    await events
-      .publish(job.userId, {
-        type: generationEvents.bulkJobUpdated,
-        data: {
-          bulkJobId: job.id,
-          status: job.status,
-          completedImages: job.completedImages,
-          failedImages: job.failedImages,
-          totalImages: job.totalImages,
-        },
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, 'bulk job event not published'));
-  }
+  const publishBulkJob = (job: BulkJobRow) => publishBulkJobUpdated(events, logger, job);
 
   /**
    * Tells the user's open tabs (and other devices) that these generations changed. All at once:

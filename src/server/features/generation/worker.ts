@@ -30,7 +30,7 @@ import {
   updateGeneration,
   type GenerationRow,
 } from './repository.ts';
-import { generationReference } from './service.ts';
+import { generationReference, publishBulkJobUpdated } from './service.ts';
 
 export interface GenerationWorkerDeps {
   db: Database;
@@ -156,19 +156,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
       afterCommit(async () => {
         if (refunded) metrics.likenessRefunds.inc({ engine: engine.name });
         await publish(updated);
-        if (job)
-          await events
-            .publish(job.userId, {
-              type: generationEvents.bulkJobUpdated,
-              data: {
-                bulkJobId: job.id,
-                status: job.status,
-                completedImages: job.completedImages,
-                failedImages: job.failedImages,
-                totalImages: job.totalImages,
-              },
-            })
-            .catch(() => {});
+        if (job) await publishBulkJobUpdated(events, logger, job);
       });
       return true;
     });
