@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { identity } from '../src/common/product.ts';
+import { identity } from '../src/common/product/identity.ts';
 import { analyzePhoto, detectionMaxSide, faceSimilarity } from '../src/server/images/faces.ts';
 import {
   alignedFace,

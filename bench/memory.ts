@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { photos as photoRules } from '../src/common/product.ts';
+import { photos as photoRules } from '../src/common/product/photos.ts';
 import { signUpOverHttp } from './support/accounts.ts';
 import {
   adminQuery,

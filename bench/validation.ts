@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { photos as photoRules } from '../src/common/product.ts';
+import { photos as photoRules } from '../src/common/product/photos.ts';
 import { analyzePhoto, detectionMaxSide, warmUp } from '../src/server/images/faces.ts';
 import { judgePhoto } from '../src/server/images/photo-checks.ts';
 import { machine, writeResults } from './support/results.ts';

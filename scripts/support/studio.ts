@@ -21,7 +21,7 @@ import {
 import { loadCutout } from '../../src/server/adapters/engine/studio/cutouts.ts';
 import { analyzePhoto, profileSimilarity } from '../../src/server/images/faces.ts';
 import { closeUpscaler } from '../../src/server/images/upscale.ts';
-import type { Gender } from '../../src/common/product.ts';
+import type { Gender } from '../../src/common/product/training.ts';
 import sharp from 'sharp';
 
 export const triggerWord = 'ohwx';

@@ -5,12 +5,10 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import type { DatabaseOptions } from './db/client.ts';
 import { smallPoolSize } from './images/thread-pool.ts';
-import {
-  type CreditPackId,
-  type PriceId,
-  timings,
-  training as trainingRules,
-} from '../common/product.ts';
+import type { CreditPackId } from '../common/product/credit-packs.ts';
+import type { PriceId } from '../common/product/plans.ts';
+import { timings } from '../common/product/timings.ts';
+import { training as trainingRules } from '../common/product/training.ts';
 
 /**
  * The only module that reads `process.env` (lint enforces it). Everything has an offline-safe
@@ -39,7 +37,10 @@ const urlOr = (fallback: string) =>
  */
 export const defaultNsfwThreshold = 0.7;
 
-/** One variable per price id and credit pack of product.ts, holding the Stripe price it maps to. */
+/**
+ * One variable per price id (product/plans.ts) and credit pack (product/credit-packs.ts), holding
+ * the Stripe price it maps to.
+ */
 const stripePriceVariableByPriceId = {
   price_basic: 'STRIPE_PRICE_BASIC',
   price_pro: 'STRIPE_PRICE_PRO',

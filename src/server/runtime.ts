@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import { messages } from '../common/messages.ts';
+import { emailMessages } from '../common/messages/email.ts';
 import type { Mailer } from './adapters/email/mailer.ts';
 import { createLocalBillingProvider } from './adapters/billing/local-billing.ts';
 import { createStripeBillingProvider } from './adapters/billing/stripe-billing.ts';
@@ -97,8 +97,8 @@ export async function start(
     sendResetPassword: async (email, url) => {
       await queue.send(sendEmailJob, {
         to: email,
-        subject: messages.email.passwordResetSubject,
-        text: `${messages.email.passwordResetBody(url)}\n\n${messages.email.footer}`,
+        subject: emailMessages.passwordResetSubject,
+        text: `${emailMessages.passwordResetBody(url)}\n\n${emailMessages.footer}`,
       });
     },
     onSessionEnded: (session) => events.endSessions(session.userId, [session.id]),

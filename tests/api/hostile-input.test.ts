@@ -7,12 +7,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Generation } from '../../src/common/api/generation.ts';
 import type { UserModel } from '../../src/common/api/studio.ts';
 import type { ErrorCode } from '../../src/common/errors.ts';
-import { messages } from '../../src/common/messages.ts';
+import { authMessages } from '../../src/common/messages/auth.ts';
+import { generationMessages } from '../../src/common/messages/generation.ts';
+import { httpMessages } from '../../src/common/messages/http.ts';
+import { modelsMessages } from '../../src/common/messages/models.ts';
+import { commonMessages } from '../../src/common/messages/shell.ts';
 import {
-  modelName,
-  photos as photoRules,
-  prompt as promptRules,
-} from '../../src/common/product.ts';
+  nameModelMessages,
+  uploadMessages,
+  validationMessages,
+} from '../../src/common/messages/studio.ts';
+import { modelName, prompt as promptRules } from '../../src/common/product/limits.ts';
+import { photos as photoRules } from '../../src/common/product/photos.ts';
 import { user as users } from '../../src/server/db/schema/index.ts';
 import { type FakeFashn, startFakeFashn } from '../fakes/fashn-api.ts';
 import {
@@ -353,31 +359,31 @@ const jsonCases: Case[] = [
     name: 'malformed JSON',
     req: () => ({ method: 'PUT', url: '/api/studio/draft', raw: '{"name":' }),
     status: 400,
-    message: messages.http.invalidJson,
+    message: httpMessages.invalidJson,
   },
   {
     name: 'JSON with trailing garbage',
     req: () => ({ method: 'PUT', url: '/api/studio/draft', raw: '{"name":"x"} garbage' }),
     status: 400,
-    message: messages.http.invalidJson,
+    message: httpMessages.invalidJson,
   },
   {
     name: 'JSON with single quotes',
     req: () => ({ url: '/api/generations/custom', raw: "{'prompt':'x'}" }),
     status: 400,
-    message: messages.http.invalidJson,
+    message: httpMessages.invalidJson,
   },
   {
     name: 'an empty JSON body',
     req: () => ({ method: 'PUT', url: '/api/studio/draft', raw: '' }),
     status: 400,
-    message: messages.http.emptyBody,
+    message: httpMessages.emptyBody,
   },
   {
     name: 'a 2 MB JSON body',
     req: () => draftName('x'.repeat(2 * 1024 * 1024)),
     status: 413,
-    message: messages.http.tooLarge,
+    message: httpMessages.tooLarge,
   },
   {
     name: 'a 2 MB JSON body on an auth route',
@@ -432,7 +438,7 @@ const jsonCases: Case[] = [
       contentType: 'application/x-www-form-urlencoded',
     }),
     status: 415,
-    message: messages.http.unsupportedContentType,
+    message: httpMessages.unsupportedContentType,
   },
 ];
 
@@ -445,7 +451,7 @@ const pollutionCases: Case[] = [
       raw: '{"__proto__":{"polluted":true},"name":"x"}',
     }),
     status: 400,
-    message: messages.http.invalidJson,
+    message: httpMessages.invalidJson,
   },
   {
     name: 'constructor.prototype keys in a body',
@@ -642,7 +648,7 @@ const sizeCases: Case[] = [
     prepare: fullDraft,
     req: () => createModel({ name: ' \t\n ' }),
     status: 400,
-    message: messages.nameModel.nameRequired,
+    message: nameModelMessages.nameRequired,
   },
   {
     name: 'a password of 100,000 characters at sign-up',
@@ -737,7 +743,7 @@ const unicodeCases: Case[] = [
     check: (answer) => {
       const { message } = (answer.json() as { error: { message: string } }).error;
       expect(message, 'a generic message does not say what is wrong').not.toBe(
-        messages.common.unexpectedError,
+        commonMessages.unexpectedError,
       );
     },
   },
@@ -852,7 +858,7 @@ const idCases: Case[] = [
     name: "another user's generation",
     req: () => ({ url: `/api/generations/${aliceImage.id}` }),
     status: 404,
-    message: messages.generation.detail.notFound,
+    message: generationMessages.detail.notFound,
   },
   {
     name: "deleting another user's generation",
@@ -877,7 +883,7 @@ const idCases: Case[] = [
     name: "deleting another user's model",
     req: () => ({ method: 'DELETE', url: `/api/studio/models/${aliceModel.id}` }),
     status: 404,
-    message: messages.models.notFound,
+    message: modelsMessages.notFound,
   },
   {
     name: "selecting another user's model",
@@ -916,7 +922,7 @@ const idCases: Case[] = [
       ],
     }),
     status: 404,
-    message: messages.generation.detail.notFound,
+    message: generationMessages.detail.notFound,
   },
   {
     name: 'a generation that does not exist',
@@ -1056,7 +1062,7 @@ const idCases: Case[] = [
     name: 'a malformed percent-encoding in a path',
     req: () => ({ url: '/api/tryons/%E0%A4%A' }),
     status: 400,
-    message: messages.http.invalidAddress,
+    message: httpMessages.invalidAddress,
   },
 ];
 
@@ -1074,7 +1080,7 @@ function tryOnWith(part: 'person' | 'garment', file: () => Buffer): () => Req {
   });
 }
 
-const reasons = messages.validation.reasons;
+const reasons = validationMessages.reasons;
 const badFiles: [string, () => Buffer, number, string][] = [
   ['a truncated JPEG', bad.truncated, 400, reasons.unreadable],
   ['text named .jpg', bad.notAnImage, 415, reasons.unsupportedType],
@@ -1108,7 +1114,7 @@ const uploadCases: Case[] = [
     name: 'training photo: an empty file',
     req: photoUpload(() => Buffer.alloc(0)),
     status: 400,
-    message: messages.upload.fileMissing,
+    message: uploadMessages.fileMissing,
   },
   {
     name: 'training photo: the SVG named .svg with its own type',
@@ -1128,7 +1134,7 @@ const uploadCases: Case[] = [
       ],
     }),
     status: 400,
-    message: messages.upload.oneFileOnly,
+    message: uploadMessages.oneFileOnly,
   },
   {
     name: 'training photo: the wrong field name',
@@ -1166,7 +1172,7 @@ const uploadCases: Case[] = [
       contentType: 'multipart/form-data; boundary=x',
     }),
     status: 400,
-    message: messages.upload.malformed,
+    message: uploadMessages.malformed,
   },
   {
     name: 'training photo: an empty multipart body',
@@ -1253,7 +1259,7 @@ const uploadCases: Case[] = [
       form: [{ name: 'file', file: portrait() }],
     }),
     status: 404,
-    message: messages.http.nothingHere,
+    message: httpMessages.nothingHere,
   },
   {
     name: 'admin example photo upload (a bomb) by a non-admin',
@@ -1279,7 +1285,7 @@ const originCases: Case[] = [
     name: 'a cross-site draft change (Origin evil.example)',
     req: () => ({ ...draftName('pwned'), headers: { origin: 'https://evil.example' } }),
     status: 403,
-    message: messages.auth.crossSiteRefused,
+    message: authMessages.crossSiteRefused,
   },
   {
     name: 'a cross-site generation',
@@ -1435,7 +1441,7 @@ const queryCases: Case[] = [
     name: 'cursor=garbage',
     req: () => ({ url: '/api/generations?cursor=garbage' }),
     status: 400,
-    message: messages.generation.invalidCursor,
+    message: generationMessages.invalidCursor,
   },
   {
     name: 'a cursor of 201 characters',
@@ -1640,7 +1646,7 @@ const fileCases: Case[] = [
       return { url: `${path}?expires=${expires}&signature=${flipLast(signature)}`, user: null };
     },
     status: 403,
-    message: messages.http.linkInvalid,
+    message: httpMessages.linkInvalid,
   },
   {
     name: 'a signed link without its signature',
@@ -1660,7 +1666,7 @@ const fileCases: Case[] = [
       };
     },
     status: 403,
-    message: messages.http.linkInvalid,
+    message: httpMessages.linkInvalid,
   },
   {
     name: 'a signed link with a non-numeric expiry',
@@ -1699,7 +1705,7 @@ const fileCases: Case[] = [
       return { url: await app.deps.storage.signedUrl(key, { expiresIn: -60 }), user: null };
     },
     status: 403,
-    message: messages.http.linkExpired,
+    message: httpMessages.linkExpired,
   },
   {
     name: 'a signed link with the signature given twice',
@@ -1904,7 +1910,7 @@ describe('forged webhooks', () => {
       name: 'Replicate: no signature headers',
       req: () => ({ url: '/api/webhooks/training/replicate', user: null, raw: trainingBody }),
       status: 401,
-      message: messages.http.webhookNotVerified,
+      message: httpMessages.webhookNotVerified,
     },
     {
       name: 'Replicate: a signature that is not one',
@@ -1954,7 +1960,7 @@ describe('forged webhooks', () => {
       name: 'FASHN: no token',
       req: () => ({ url: `/api/webhooks/tryon/fashn?tryon=${uuid()}`, user: null, raw: '{}' }),
       status: 401,
-      message: messages.http.webhookNotVerified,
+      message: httpMessages.webhookNotVerified,
     },
     {
       name: 'FASHN: a forged token',

@@ -1,6 +1,6 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../src/common/messages.ts';
+import { accountMessages } from '../../src/common/messages/account.ts';
 import { startFakeFashn, type FakeFashn } from '../fakes/fashn-api.ts';
 import { type EventStreamClient, openEventStream } from '../helpers/event-stream.ts';
 import {
@@ -246,7 +246,7 @@ describe.skipIf(!usesPostgres)('web and worker as separate processes on one Post
     const deleted = await fetch(`${web2.url}/api/account`, {
       method: 'DELETE',
       headers: { origin: web2.url, cookie: dave.cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ confirm: messages.account.deleteAccount.confirmWord }),
+      body: JSON.stringify({ confirm: accountMessages.deleteAccount.confirmWord }),
     });
     expect(deleted.status).toBe(204);
     expect(await status(web2, dave)).toBe(401);

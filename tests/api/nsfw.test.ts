@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Generation } from '../../src/common/api/generation.ts';
 import type { TryOn } from '../../src/common/api/tryon.ts';
 import type { UserModel } from '../../src/common/api/studio.ts';
-import { messages } from '../../src/common/messages.ts';
+import { validationMessages } from '../../src/common/messages/studio.ts';
+import { tryonMessages } from '../../src/common/messages/tryon.ts';
 import { creditLedger } from '../../src/server/db/schema/index.ts';
 import type { NormalizedPhoto } from '../../src/server/images/intake.ts';
 import {
@@ -104,7 +105,7 @@ describe('pictures the NSFW classifier flags', () => {
     const before = await snapshot(app);
     const refused = await api.upload(user, photoFixtures.personA(9));
     expect(refused.status).toBe(400);
-    expect(refused.body.error?.message).toBe(messages.validation.reasons.explicit);
+    expect(refused.body.error?.message).toBe(validationMessages.reasons.explicit);
     expect(changes(before, await snapshot(app))).toEqual([]);
   });
 
@@ -122,7 +123,7 @@ describe('pictures the NSFW classifier flags', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json<{ error: { message: string } }>().error.message).toBe(
-      messages.validation.reasons.explicit,
+      validationMessages.reasons.explicit,
     );
     expect(changes(before, await snapshot(app))).toEqual([]);
   });
@@ -160,7 +161,7 @@ describe('pictures the NSFW classifier flags', () => {
     ).body.tryOn;
     expect(done).toMatchObject({
       status: 'blocked',
-      failureReason: messages.tryon.errors.contentModeration,
+      failureReason: tryonMessages.errors.contentModeration,
       resultImageUrl: null,
       downloadUrl: null,
     });

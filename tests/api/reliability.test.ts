@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { BulkJob } from '../../src/common/api/generation.ts';
-import { messages } from '../../src/common/messages.ts';
+import { signupMessages } from '../../src/common/messages/auth.ts';
 import type { Notifications } from '../../src/server/db/client.ts';
 import { bulkJobs, session as sessions } from '../../src/server/db/schema/index.ts';
 import {
@@ -201,7 +201,7 @@ describe('sign-up races', () => {
     expect(statuses).toEqual([200, 409, 409, 409, 409]);
     for (const answer of answers.filter((a) => a.statusCode === 409))
       expect(answer.json()).toEqual({
-        error: { code: 'CONFLICT', message: messages.signup.alreadyRegistered },
+        error: { code: 'CONFLICT', message: signupMessages.alreadyRegistered },
       });
   });
 });

@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import type { Generation } from '../../src/common/api/generation.ts';
 import type { UserModel } from '../../src/common/api/studio.ts';
 import { errorCodes } from '../../src/common/errors.ts';
-import { photos as photoRules } from '../../src/common/product.ts';
+import { photos as photoRules } from '../../src/common/product/photos.ts';
 import { storeImage } from '../../src/server/features/catalog/images.ts';
 import * as schema from '../../src/server/db/schema/index.ts';
 import { apiCaller, fixturePhoto, photoFixtures, waitFor } from './studio.ts';

@@ -7,7 +7,7 @@ import type {
   UserModel,
   UserModelsResponse,
 } from '../../src/common/api/studio.ts';
-import type { PriceId } from '../../src/common/product.ts';
+import type { PriceId } from '../../src/common/product/plans.ts';
 import type { TestApp } from './test-app.ts';
 import { multipart } from './uploads.ts';
 import type { SignedInUser } from './users.ts';

@@ -1,4 +1,4 @@
-import { identity } from '../../common/product.ts';
+import { identity } from '../../common/product/identity.ts';
 
 /**
  * Whether a face has colour of its own, for the likeness score of a picture that may have none

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { identity } from '../../common/product.ts';
+import { identity } from '../../common/product/identity.ts';
 import {
   analyzePhoto,
   faceSimilarity,

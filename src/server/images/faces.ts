@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Config, FaceResult, Human, Point } from '@vladmandic/human';
 import sharp from 'sharp';
-import { photos } from '../../common/product.ts';
+import { photos } from '../../common/product/photos.ts';
 import { chromaSpread, isColourless } from './colourfulness.ts';
 import {
   alignedFace,

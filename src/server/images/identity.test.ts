@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { identity, likenessPercent } from '../../common/product.ts';
+import { identity, likenessPercent } from '../../common/product/identity.ts';
 import { alignedFace, identityModel, type AlignmentPoints } from './identity.ts';
 
 /** An image whose red is its x and green its y, so a crop's pixels say where they came from. */

@@ -8,8 +8,9 @@ import type { FastifyRequest } from 'fastify';
 import { readFile } from 'node:fs/promises';
 import decodeHeic from 'heic-decode';
 import sharp, { type Metadata, type SharpOptions } from 'sharp';
-import { messages } from '../../common/messages.ts';
-import { photos } from '../../common/product.ts';
+import { httpMessages } from '../../common/messages/http.ts';
+import { uploadMessages, validationMessages } from '../../common/messages/studio.ts';
+import { photos } from '../../common/product/photos.ts';
 import { AppError } from '../http/app-error.ts';
 import { classifyNsfw } from './analysis.ts';
 
@@ -77,7 +78,7 @@ const acceptedFormats = new Set(['jpeg', 'png', 'webp']);
 export async function receiveSingleFile(request: FastifyRequest): Promise<ReceivedFile> {
   const { files } = await receiveUpload(request, { files: ['file'], fields: [] });
   const file = files.get('file');
-  if (!file) throw new AppError('BAD_REQUEST', messages.upload.fileMissing);
+  if (!file) throw new AppError('BAD_REQUEST', uploadMessages.fileMissing);
   return file;
 }
 
@@ -98,7 +99,7 @@ export async function receiveUpload(
   expected: { files: readonly string[]; fields: readonly string[] },
 ): Promise<ReceivedUpload> {
   if (!request.isMultipart())
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.upload.notMultipart);
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', uploadMessages.notMultipart);
   const files = new Map<string, ReceivedFile>();
   const fields = new Map<string, string>();
   const discard = async () => {
@@ -108,15 +109,15 @@ export async function receiveUpload(
     for await (const part of request.parts()) {
       if (part.type !== 'file') {
         if (!expected.fields.includes(part.fieldname) || typeof part.value !== 'string')
-          throw new AppError('BAD_REQUEST', messages.upload.oneFileOnly);
+          throw new AppError('BAD_REQUEST', uploadMessages.oneFileOnly);
         if (part.value.includes('\u0000'))
-          throw new AppError('BAD_REQUEST', messages.http.invalidText);
+          throw new AppError('BAD_REQUEST', httpMessages.invalidText);
         fields.set(part.fieldname, part.value);
         continue;
       }
       if (!expected.files.includes(part.fieldname) || files.has(part.fieldname)) {
         part.file.resume();
-        throw new AppError('BAD_REQUEST', messages.upload.oneFileOnly);
+        throw new AppError('BAD_REQUEST', uploadMessages.oneFileOnly);
       }
       const target = path.join(os.tmpdir(), `likeness-upload-${randomUUID()}`);
       const file: ReceivedFile = {
@@ -138,10 +139,10 @@ export async function receiveUpload(
     if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new AppError('PAYLOAD_TOO_LARGE', messages.validation.reasons.fileTooLarge);
+      throw new AppError('PAYLOAD_TOO_LARGE', validationMessages.reasons.fileTooLarge);
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-      throw new AppError('BAD_REQUEST', messages.upload.oneFileOnly);
-    throw new AppError('BAD_REQUEST', messages.upload.malformed);
+      throw new AppError('BAD_REQUEST', uploadMessages.oneFileOnly);
+    throw new AppError('BAD_REQUEST', uploadMessages.malformed);
   }
   return { files, fields, discard };
 }
@@ -169,7 +170,7 @@ export async function normalizePhoto(
   const photo = await decodeUpright(file, options);
   // Judged on the stored JPEG: what would be kept is what is checked.
   if ((await classifyNsfw(photo.jpeg, options.nsfwThreshold)).flagged)
-    throw new AppError('BAD_REQUEST', messages.validation.reasons.explicit);
+    throw new AppError('BAD_REQUEST', validationMessages.reasons.explicit);
   return photo;
 }
 
@@ -182,19 +183,19 @@ async function decodeUpright(
     // Reads the header only: the pixel limit is checked below, before anything is decoded.
     metadata = await sharp(file, { limitInputPixels: false }).metadata();
   } catch {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.validation.reasons.unsupportedType);
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', validationMessages.reasons.unsupportedType);
   }
   // HEIF holds HEVC (an iPhone's HEIC) or AV1 (AVIF); sharp decodes the second itself.
   const heic = metadata.format === 'heif' && metadata.compression === 'hevc';
   if (!heic && (!metadata.format || !acceptedFormats.has(metadata.format)))
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.validation.reasons.unsupportedType);
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', validationMessages.reasons.unsupportedType);
   // libheif turns a HEIC upright as it decodes, so only other formats go by the EXIF tag.
   const sideways = !heic && (metadata.orientation ?? 1) >= 5;
   const width = (sideways ? metadata.height : metadata.width) ?? 0;
   const height = (sideways ? metadata.width : metadata.height) ?? 0;
-  if (!width || !height) throw new AppError('BAD_REQUEST', messages.validation.reasons.unreadable);
+  if (!width || !height) throw new AppError('BAD_REQUEST', validationMessages.reasons.unreadable);
   if (width * height > photos.maxPixels)
-    throw new AppError('BAD_REQUEST', messages.validation.reasons.dimensionsTooLarge);
+    throw new AppError('BAD_REQUEST', validationMessages.reasons.dimensionsTooLarge);
 
   const release = await decodeSlots.acquire();
   try {
@@ -224,7 +225,7 @@ async function decodeUpright(
     return { jpeg, thumbnail, width: info.width, height: info.height };
   } catch {
     // Truncated or corrupt data that only shows when decoding.
-    throw new AppError('BAD_REQUEST', messages.validation.reasons.unreadable);
+    throw new AppError('BAD_REQUEST', validationMessages.reasons.unreadable);
   } finally {
     release();
   }

@@ -4,7 +4,7 @@ import type * as tfCore from '@tensorflow/tfjs-core';
 import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { loadLayersModel, type LayersModel } from '@tensorflow/tfjs-layers';
 import sharp from 'sharp';
-import { photos } from '../../common/product.ts';
+import { photos } from '../../common/product/photos.ts';
 import { getTf, serialised } from './tf.ts';
 import type { RgbImage } from './rgb-image.ts';
 

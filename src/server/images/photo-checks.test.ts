@@ -124,7 +124,7 @@ describe('judgePhoto on real photos', () => {
 describe('same-person check on real photos', () => {
   const threshold = faceRules.samePersonMinSimilarity;
   // Person A's hardest pair (a 15 cm close-up against a mirrored, cooler photo) is 0.014 above
-  // the threshold: see src/common/product.ts.
+  // the threshold: see src/common/product/identity.ts.
   const margin = 0.01;
 
   it('finds all 66 pairs of person A alike, and no pair of A and B', () => {

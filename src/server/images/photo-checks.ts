@@ -1,5 +1,6 @@
 import type { PhotoFailureReason } from '../../common/api/studio.ts';
-import { identity, photos } from '../../common/product.ts';
+import { identity } from '../../common/product/identity.ts';
+import { photos } from '../../common/product/photos.ts';
 import type { DetectedFace, PhotoAnalysis } from './faces.ts';
 
 /**
@@ -44,7 +45,7 @@ export const faceRules = {
   minSharpness: 15,
   /**
    * Two faces are the same person at this cosine similarity (`faceSimilarity`) or more; measured
-   * in src/common/product.ts (`identity`).
+   * in src/common/product/identity.ts (`identity`).
    */
   samePersonMinSimilarity: identity.samePersonMinSimilarity,
 } as const;

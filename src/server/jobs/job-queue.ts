@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { PgBoss, fromDrizzle, fromPglite } from 'pg-boss';
 import type { z } from 'zod';
-import { timings } from '../../common/product.ts';
+import { timings } from '../../common/product/timings.ts';
 import { EngineError } from '../adapters/engine/training-engine.ts';
 import type { DatabaseHandle, Executor } from '../db/client.ts';
 import { currentContext, runWithContext } from '../observability/context.ts';

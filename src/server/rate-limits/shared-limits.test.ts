@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../common/messages.ts';
-import { rateLimits } from '../../common/product.ts';
+import { httpMessages } from '../../common/messages/http.ts';
+import { rateLimits } from '../../common/product/limits.ts';
 import { createTestApp, type TestApp, usesPostgres } from '../../../tests/helpers/test-app.ts';
 import { signUp, type SignedInUser } from '../../../tests/helpers/users.ts';
 import { buildApp } from '../app.ts';
@@ -57,7 +57,7 @@ function expectRefused(response: Awaited<ReturnType<FastifyInstance['inject']>>,
   expect(retryAfter).toBeGreaterThanOrEqual(1);
   expect(retryAfter).toBeLessThanOrEqual(windowMs / 1000);
   expect(response.json()).toEqual({
-    error: { code: 'RATE_LIMITED', message: messages.http.tooManyRequests },
+    error: { code: 'RATE_LIMITED', message: httpMessages.tooManyRequests },
   });
 }
 

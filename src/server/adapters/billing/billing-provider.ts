@@ -1,4 +1,4 @@
-import type { PriceId } from '../../../common/product.ts';
+import type { PriceId } from '../../../common/product/plans.ts';
 import type { Executor } from '../../db/client.ts';
 
 /**

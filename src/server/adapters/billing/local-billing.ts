@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import { type PriceId, isPriceId, planByPriceId } from '../../../common/product.ts';
+import { type PriceId, isPriceId, planByPriceId } from '../../../common/product/plans.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import {
   checkoutSessions,

@@ -1,4 +1,4 @@
-import type { BillingInterval } from '../../../common/product.ts';
+import type { BillingInterval } from '../../../common/product/plans.ts';
 
 /**
  * Calendar arithmetic of billing periods, in UTC, the way providers count them: a month after

@@ -1,5 +1,5 @@
 import Stripe from 'stripe';
-import { type PriceId, isPriceId } from '../../../common/product.ts';
+import { type PriceId, isPriceId } from '../../../common/product/plans.ts';
 import type { StripeConfig } from '../../config.ts';
 import {
   type BillingProvider,

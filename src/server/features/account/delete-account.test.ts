@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../../common/messages.ts';
+import { accountMessages } from '../../../common/messages/account.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
 import { type SignedInUser, sessionHeaders, signUp } from '../../../../tests/helpers/users.ts';
 import { account, profiles, session, subscriptions, user } from '../../db/schema/index.ts';
@@ -125,7 +125,7 @@ describe('DELETE /api/account', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().error.code).toMatch(/VALIDATION_ERROR|BAD_REQUEST/);
     if (payload) {
-      expect(response.json().error.message).toContain(messages.account.deleteAccount.confirmPrompt);
+      expect(response.json().error.message).toContain(accountMessages.deleteAccount.confirmPrompt);
     }
     expect((await rowCounts(kept.id)).user).toBe(1);
     for (const key of kept.files) expect(await app.deps.storage.exists(key)).toBe(true);

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { MeResponse } from '../../../common/api/account.ts';
 import { tierSchema } from '../../../common/api/account.ts';
-import { unreadableSubscription } from '../../../common/product.ts';
+import { unreadableSubscription } from '../../../common/product/credits.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import type { SessionUser } from '../auth/authenticate.ts';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { messages } from '../../../common/messages.ts';
+import { httpMessages } from '../../../common/messages/http.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
 
@@ -10,6 +10,6 @@ import type { Authenticator } from '../auth/authenticate.ts';
 export function adminOnly(authenticator: Authenticator) {
   return async (request: FastifyRequest) => {
     const user = await authenticator.freshUser(request);
-    if (user?.role !== 'admin') throw new AppError('NOT_FOUND', messages.http.nothingHere);
+    if (user?.role !== 'admin') throw new AppError('NOT_FOUND', httpMessages.nothingHere);
   };
 }

@@ -1,5 +1,13 @@
 import type { ErrorCode } from '../../../common/errors.ts';
-import { messages } from '../../../common/messages.ts';
+import {
+  authMessages,
+  googleMessages,
+  loginMessages,
+  passwordResetMessages,
+  signupMessages,
+} from '../../../common/messages/auth.ts';
+import { httpMessages } from '../../../common/messages/http.ts';
+import { commonMessages } from '../../../common/messages/shell.ts';
 import { AppError } from '../../http/app-error.ts';
 
 /**
@@ -9,26 +17,26 @@ import { AppError } from '../../http/app-error.ts';
  * (wrong email or password), BAD_REQUEST (a reset link that is used up or expired).
  */
 const translations: Record<string, [ErrorCode, string]> = {
-  USER_ALREADY_EXISTS: ['CONFLICT', messages.signup.alreadyRegistered],
-  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: ['CONFLICT', messages.signup.alreadyRegistered],
-  PASSWORD_TOO_SHORT: ['VALIDATION_ERROR', messages.signup.passwordTooShort],
-  PASSWORD_TOO_LONG: ['VALIDATION_ERROR', messages.signup.passwordTooLong],
-  INVALID_EMAIL: ['VALIDATION_ERROR', messages.auth.invalidEmail],
-  INVALID_EMAIL_OR_PASSWORD: ['UNAUTHORIZED', messages.login.invalidCredentials],
-  INVALID_PASSWORD: ['UNAUTHORIZED', messages.login.invalidCredentials],
-  INVALID_TOKEN: ['BAD_REQUEST', messages.passwordReset.invalidLink],
-  TOKEN_EXPIRED: ['BAD_REQUEST', messages.passwordReset.invalidLink],
-  PROVIDER_NOT_FOUND: ['NOT_FOUND', messages.google.unavailable],
-  INVALID_ORIGIN: ['FORBIDDEN', messages.auth.crossSiteRefused],
-  MISSING_OR_NULL_ORIGIN: ['FORBIDDEN', messages.auth.crossSiteRefused],
-  CROSS_SITE_NAVIGATION_LOGIN_BLOCKED: ['FORBIDDEN', messages.auth.crossSiteRefused],
-  INVALID_CALLBACK_URL: ['VALIDATION_ERROR', messages.auth.invalidRedirect],
-  INVALID_REDIRECT_URL: ['VALIDATION_ERROR', messages.auth.invalidRedirect],
-  INVALID_ERROR_CALLBACK_URL: ['VALIDATION_ERROR', messages.auth.invalidRedirect],
-  INVALID_NEW_USER_CALLBACK_URL: ['VALIDATION_ERROR', messages.auth.invalidRedirect],
+  USER_ALREADY_EXISTS: ['CONFLICT', signupMessages.alreadyRegistered],
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: ['CONFLICT', signupMessages.alreadyRegistered],
+  PASSWORD_TOO_SHORT: ['VALIDATION_ERROR', signupMessages.passwordTooShort],
+  PASSWORD_TOO_LONG: ['VALIDATION_ERROR', signupMessages.passwordTooLong],
+  INVALID_EMAIL: ['VALIDATION_ERROR', authMessages.invalidEmail],
+  INVALID_EMAIL_OR_PASSWORD: ['UNAUTHORIZED', loginMessages.invalidCredentials],
+  INVALID_PASSWORD: ['UNAUTHORIZED', loginMessages.invalidCredentials],
+  INVALID_TOKEN: ['BAD_REQUEST', passwordResetMessages.invalidLink],
+  TOKEN_EXPIRED: ['BAD_REQUEST', passwordResetMessages.invalidLink],
+  PROVIDER_NOT_FOUND: ['NOT_FOUND', googleMessages.unavailable],
+  INVALID_ORIGIN: ['FORBIDDEN', authMessages.crossSiteRefused],
+  MISSING_OR_NULL_ORIGIN: ['FORBIDDEN', authMessages.crossSiteRefused],
+  CROSS_SITE_NAVIGATION_LOGIN_BLOCKED: ['FORBIDDEN', authMessages.crossSiteRefused],
+  INVALID_CALLBACK_URL: ['VALIDATION_ERROR', authMessages.invalidRedirect],
+  INVALID_REDIRECT_URL: ['VALIDATION_ERROR', authMessages.invalidRedirect],
+  INVALID_ERROR_CALLBACK_URL: ['VALIDATION_ERROR', authMessages.invalidRedirect],
+  INVALID_NEW_USER_CALLBACK_URL: ['VALIDATION_ERROR', authMessages.invalidRedirect],
   // Better Auth answers 422/400 when its write fails (the database is down): our fault, not the user's.
-  FAILED_TO_CREATE_USER: ['INTERNAL', messages.http.serverError],
-  FAILED_TO_CREATE_SESSION: ['INTERNAL', messages.http.serverError],
+  FAILED_TO_CREATE_USER: ['INTERNAL', httpMessages.serverError],
+  FAILED_TO_CREATE_SESSION: ['INTERNAL', httpMessages.serverError],
 };
 
 function codeForStatus(status: number): ErrorCode {
@@ -49,5 +57,5 @@ export function translateAuthError(status: number, body: unknown): AppError {
       : undefined;
   const known = betterAuthCode ? translations[betterAuthCode] : undefined;
   if (known) return new AppError(known[0], known[1]);
-  return new AppError(codeForStatus(status), messages.common.unexpectedError);
+  return new AppError(codeForStatus(status), commonMessages.unexpectedError);
 }

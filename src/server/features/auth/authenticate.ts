@@ -3,7 +3,7 @@ import { fromNodeHeaders } from 'better-auth/node';
 import type { FastifyRequest } from 'fastify';
 import type { Auth } from './auth.ts';
 import type { KnownSession, SessionCache } from './session-cache.ts';
-import { messages } from '../../../common/messages.ts';
+import { httpMessages } from '../../../common/messages/http.ts';
 import { AppError } from '../../http/app-error.ts';
 
 export interface SessionUser {
@@ -121,7 +121,7 @@ export function createAuthenticator(auth: Auth, cache?: SessionCache) {
 
   async function requireUser(request: FastifyRequest): Promise<SessionUser> {
     const user = await currentUser(request);
-    if (!user) throw new AppError('UNAUTHORIZED', messages.http.signInRequired);
+    if (!user) throw new AppError('UNAUTHORIZED', httpMessages.signInRequired);
     return user;
   }
 
@@ -130,7 +130,7 @@ export function createAuthenticator(auth: Auth, cache?: SessionCache) {
     request: FastifyRequest,
   ): Promise<{ user: SessionUser; session: RequestSession }> {
     const user = await requireUser(request);
-    if (!request.authSession) throw new AppError('UNAUTHORIZED', messages.http.signInRequired);
+    if (!request.authSession) throw new AppError('UNAUTHORIZED', httpMessages.signInRequired);
     return { user, session: request.authSession };
   }
 

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../../common/messages.ts';
+import {
+  authMessages,
+  googleMessages,
+  loginMessages,
+  signupMessages,
+} from '../../../common/messages/auth.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
 import { sessionHeaders, signUp, uniqueEmail } from '../../../../tests/helpers/users.ts';
 
@@ -54,20 +59,20 @@ describe('sign-up with email and password', () => {
     });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({
-      error: { code: 'CONFLICT', message: messages.signup.alreadyRegistered },
+      error: { code: 'CONFLICT', message: signupMessages.alreadyRegistered },
     });
   });
 
   it.each([
-    ['a short password', { password: 'abc12' }, messages.signup.passwordTooShort],
-    ['a long password', { password: 'x'.repeat(129) }, messages.signup.passwordTooLong],
-    ['a common password', { password: 'password123' }, messages.signup.weakPassword],
-    ['a run of characters', { password: '123456' }, messages.signup.weakPassword],
-    ['one repeated character', { password: 'aaaaaaaa' }, messages.signup.weakPassword],
-    ['a missing password', { password: undefined }, messages.login.missingFields],
-    ['an empty password', { password: '' }, messages.login.missingFields],
-    ['a missing email', { email: undefined }, messages.login.missingFields],
-    ['a malformed email', { email: 'not-an-email' }, messages.auth.invalidEmail],
+    ['a short password', { password: 'abc12' }, signupMessages.passwordTooShort],
+    ['a long password', { password: 'x'.repeat(129) }, signupMessages.passwordTooLong],
+    ['a common password', { password: 'password123' }, signupMessages.weakPassword],
+    ['a run of characters', { password: '123456' }, signupMessages.weakPassword],
+    ['one repeated character', { password: 'aaaaaaaa' }, signupMessages.weakPassword],
+    ['a missing password', { password: undefined }, loginMessages.missingFields],
+    ['an empty password', { password: '' }, loginMessages.missingFields],
+    ['a missing email', { email: undefined }, loginMessages.missingFields],
+    ['a malformed email', { email: 'not-an-email' }, authMessages.invalidEmail],
   ])('refuses %s with its message', async (_case, change, message) => {
     const response = await post('/api/auth/sign-up/email', {
       email: uniqueEmail('invalid'),
@@ -89,7 +94,7 @@ describe('sign-up with email and password', () => {
   it('refuses the password that is the email itself', async () => {
     const email = uniqueEmail('same');
     const response = await post('/api/auth/sign-up/email', { email, password: email });
-    expect(response.json()).toEqual(validationError(messages.signup.weakPassword));
+    expect(response.json()).toEqual(validationError(signupMessages.weakPassword));
   });
 
   it('never lets a sign-up choose its own role', async () => {
@@ -135,7 +140,7 @@ describe('sign-in with email and password', () => {
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(wrong.json()).toEqual({
-      error: { code: 'UNAUTHORIZED', message: messages.login.invalidCredentials },
+      error: { code: 'UNAUTHORIZED', message: loginMessages.invalidCredentials },
     });
     expect(unknown.body).toBe(wrong.body);
     expect(wrong.headers['set-cookie']).toBeUndefined();
@@ -143,7 +148,7 @@ describe('sign-in with email and password', () => {
 
   it('asks for both fields', async () => {
     const response = await post('/api/auth/sign-in/email', { email: 'a@example.com' });
-    expect(response.json()).toEqual(validationError(messages.login.missingFields));
+    expect(response.json()).toEqual(validationError(loginMessages.missingFields));
   });
 
   it('has no abuse limits when RATE_LIMIT_DISABLED=true (the test default)', async () => {
@@ -205,7 +210,7 @@ describe('what /api/auth exposes', () => {
     expect(response.json()).toEqual({ google: false });
     const social = await post('/api/auth/sign-in/social', { provider: 'google' });
     expect(social.statusCode).toBe(404);
-    expect(social.json().error.message).toBe(messages.google.unavailable);
+    expect(social.json().error.message).toBe(googleMessages.unavailable);
   });
 
   it.each([

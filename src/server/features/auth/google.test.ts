@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../../common/messages.ts';
+import { authMessages } from '../../../common/messages/auth.ts';
 import { type FakeGoogle, startFakeGoogle } from '../../../../tests/fakes/google-oauth.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
 import { sessionHeaders, signUp, uniqueEmail } from '../../../../tests/helpers/users.ts';
@@ -95,7 +95,7 @@ describe('the Google authorization URL', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
-      error: { code: 'VALIDATION_ERROR', message: messages.auth.invalidRedirect },
+      error: { code: 'VALIDATION_ERROR', message: authMessages.invalidRedirect },
     });
   });
 

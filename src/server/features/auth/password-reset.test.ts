@@ -2,8 +2,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../../common/messages.ts';
-import { auth as authLimits } from '../../../common/product.ts';
+import {
+  authMessages,
+  passwordResetMessages,
+  signupMessages,
+} from '../../../common/messages/auth.ts';
+import { emailMessages } from '../../../common/messages/email.ts';
+import { auth as authLimits } from '../../../common/product/auth.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
 import { type SignedInUser, signUp, uniqueEmail } from '../../../../tests/helpers/users.ts';
 import { verification } from '../../db/schema/index.ts';
@@ -93,17 +98,17 @@ describe('asking for a password reset', () => {
     expect(known.statusCode).toBe(200);
     expect(unknown.statusCode).toBe(known.statusCode);
     expect(unknown.body).toBe(known.body);
-    expect(known.json()).toEqual({ status: true, message: messages.passwordReset.sent });
+    expect(known.json()).toEqual({ status: true, message: passwordResetMessages.sent });
 
     const email = await waitForEmail(user.email);
-    expect(email.subject).toBe(messages.email.passwordResetSubject);
+    expect(email.subject).toBe(emailMessages.passwordResetSubject);
     expect((await outbox()).some((message) => message.to === stranger)).toBe(false);
   });
 
   it('refuses a malformed email with a message', async () => {
     const response = await requestReset('not-an-email');
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.message).toBe(messages.auth.invalidEmail);
+    expect(response.json().error.message).toBe(authMessages.invalidEmail);
   });
 });
 
@@ -132,7 +137,7 @@ describe('the emailed reset link', () => {
     const again = await resetPassword(token, 'yet-another-secret');
     expect(again.statusCode).toBe(400);
     expect(again.json()).toEqual({
-      error: { code: 'BAD_REQUEST', message: messages.passwordReset.invalidLink },
+      error: { code: 'BAD_REQUEST', message: passwordResetMessages.invalidLink },
     });
     const reopened = await openLink(link);
     expect(reopened.pathname).toBe('/reset-password');
@@ -163,7 +168,7 @@ describe('the emailed reset link', () => {
     expect(expired.searchParams.get('error')).toBe('INVALID_TOKEN');
     const reset = await resetPassword(token, 'a-brand-new-secret');
     expect(reset.statusCode).toBe(400);
-    expect(reset.json().error.message).toBe(messages.passwordReset.invalidLink);
+    expect(reset.json().error.message).toBe(passwordResetMessages.invalidLink);
     expect((await signIn(user.email, user.password)).statusCode).toBe(200);
   });
 
@@ -173,9 +178,9 @@ describe('the emailed reset link', () => {
     const token = (await openLink(link)).searchParams.get('token')!;
     const short = await resetPassword(token, 'abc');
     expect(short.statusCode).toBe(400);
-    expect(short.json().error.message).toBe(messages.signup.passwordTooShort);
+    expect(short.json().error.message).toBe(signupMessages.passwordTooShort);
     const weak = await resetPassword(token, 'qwerty123');
-    expect(weak.json().error.message).toBe(messages.signup.weakPassword);
+    expect(weak.json().error.message).toBe(signupMessages.weakPassword);
     expect((await resetPassword(token, 'a-brand-new-secret')).statusCode).toBe(200);
   });
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../../common/messages.ts';
-import { rateLimits } from '../../../common/product.ts';
+import { authMessages } from '../../../common/messages/auth.ts';
+import { rateLimits } from '../../../common/product/limits.ts';
 import { createTestApp, type TestApp, usesPostgres } from '../../../../tests/helpers/test-app.ts';
 import { uniqueEmail } from '../../../../tests/helpers/users.ts';
 import { rateLimitBuckets } from '../../db/schema/index.ts';
@@ -82,7 +82,7 @@ describe('sign-in limits', () => {
       { email: uniqueEmail('ip'), password: 'whatever-1' },
       ip,
     );
-    expectRateLimited(refused, messages.auth.rateLimited, windowSeconds(rateLimits.signIn));
+    expectRateLimited(refused, authMessages.rateLimited, windowSeconds(rateLimits.signIn));
     // Another address is not affected.
     const other = await post(
       app,
@@ -110,7 +110,7 @@ describe('sign-in limits', () => {
       { email: user.email.toUpperCase(), password: user.password },
       nextIp(),
     );
-    expectRateLimited(refused, messages.auth.rateLimited, windowSeconds(rateLimits.signIn));
+    expectRateLimited(refused, authMessages.rateLimited, windowSeconds(rateLimits.signIn));
   });
 
   it('makes an email wait after repeated failures, longer after each further failure', async () => {
@@ -124,14 +124,14 @@ describe('sign-in limits', () => {
     }
     // Even the right password waits now: the point is to stop guessing.
     const locked = await attempt(user.password);
-    expectRateLimited(locked, messages.auth.signInLocked, rule.baseDelayMs / 1000);
+    expectRateLimited(locked, authMessages.signInLocked, rule.baseDelayMs / 1000);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(rule.baseDelayMs / 1000 - 5);
 
     // After the delay, one more failure doubles it.
     await timePasses(rule.baseDelayMs + 1000);
     expect((await attempt('wrong-password')).statusCode).toBe(401);
     const longer = await attempt(user.password);
-    expectRateLimited(longer, messages.auth.signInLocked, (rule.baseDelayMs * 2) / 1000);
+    expectRateLimited(longer, authMessages.signInLocked, (rule.baseDelayMs * 2) / 1000);
     expect(Number(longer.headers['retry-after'])).toBeGreaterThan(rule.baseDelayMs / 1000);
 
     // Once it has passed, the right password works and the streak is forgotten.
@@ -188,7 +188,7 @@ describe('sign-up limits', () => {
       { email: uniqueEmail('signup-ip'), password: 'studio-light-7' },
       ip,
     );
-    expectRateLimited(refused, messages.auth.rateLimited, windowSeconds(rateLimits.signUp));
+    expectRateLimited(refused, authMessages.rateLimited, windowSeconds(rateLimits.signUp));
   });
 
   it('refuses an email after its limit', async () => {
@@ -210,7 +210,7 @@ describe('sign-up limits', () => {
       { email, password: 'studio-light-7' },
       nextIp(),
     );
-    expectRateLimited(refused, messages.auth.rateLimited, windowSeconds(rateLimits.signUp));
+    expectRateLimited(refused, authMessages.rateLimited, windowSeconds(rateLimits.signUp));
   });
 });
 
@@ -232,7 +232,7 @@ describe('password reset limits', () => {
       { email: uniqueEmail('reset-ip') },
       ip,
     );
-    expectRateLimited(refused, messages.auth.rateLimited, windowSeconds(rateLimits.passwordReset));
+    expectRateLimited(refused, authMessages.rateLimited, windowSeconds(rateLimits.passwordReset));
   });
 
   it('refuses an email after its limit, alike for known and unknown addresses', async () => {
@@ -258,7 +258,7 @@ describe('password reset limits', () => {
     );
     expectRateLimited(
       refusedKnown,
-      messages.auth.rateLimited,
+      authMessages.rateLimited,
       windowSeconds(rateLimits.passwordReset),
     );
     expect(refusedUnknown.statusCode).toBe(429);

@@ -13,7 +13,7 @@ import {
   signUpRequestSchema,
   socialSignInRequestSchema,
 } from '../../../common/api/auth.ts';
-import { messages } from '../../../common/messages.ts';
+import { authMessages } from '../../../common/messages/auth.ts';
 import { AppError } from '../../http/app-error.ts';
 import { type AuthAnswer, type AuthService, type Client, RateLimitedError } from './service.ts';
 import type { SessionService } from './sessions.ts';
@@ -53,7 +53,7 @@ export const authRoutes: FastifyPluginAsyncZod<{
     if (hasZodFastifySchemaValidationErrors(error)) {
       const first = error.validation[0];
       const message = first?.instancePath ? first.message : undefined;
-      throw new AppError('VALIDATION_ERROR', message ?? messages.auth.invalidRequest);
+      throw new AppError('VALIDATION_ERROR', message ?? authMessages.invalidRequest);
     }
     throw error;
   });

@@ -9,8 +9,14 @@ import type {
   signUpRequestSchema,
   socialSignInRequestSchema,
 } from '../../../common/api/auth.ts';
-import { messages } from '../../../common/messages.ts';
-import { rateLimits, routes } from '../../../common/product.ts';
+import {
+  authMessages,
+  googleMessages,
+  passwordResetMessages,
+  signupMessages,
+} from '../../../common/messages/auth.ts';
+import { rateLimits } from '../../../common/product/limits.ts';
+import { routes } from '../../../common/product/routes.ts';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Auth } from './auth.ts';
@@ -143,8 +149,8 @@ export function createAuthService({
     email: string,
     rule: { max: number; windowMs: number },
   ) {
-    refuse(await limiter.consume(`${scope}:ip`, client.ip, rule), messages.auth.rateLimited);
-    refuse(await limiter.consume(`${scope}:email`, email, rule), messages.auth.rateLimited);
+    refuse(await limiter.consume(`${scope}:ip`, client.ip, rule), authMessages.rateLimited);
+    refuse(await limiter.consume(`${scope}:email`, email, rule), authMessages.rateLimited);
   }
 
   return {
@@ -154,7 +160,7 @@ export function createAuthService({
 
     async signUp(input: Input<typeof signUpRequestSchema>, client: Client) {
       if (isWeakPassword(input.password, input.email))
-        throw new AppError('VALIDATION_ERROR', messages.signup.weakPassword);
+        throw new AppError('VALIDATION_ERROR', signupMessages.weakPassword);
       await limitByIpAndEmail('sign-up', client, input.email, rateLimits.signUp);
       const name = input.name || input.email.split('@')[0] || input.email;
       const response = await forward('POST', '/sign-up/email', client, {
@@ -168,7 +174,7 @@ export function createAuthService({
       // answer.
       const writeFailed = response.status >= 500 || response.status === 422;
       if (writeFailed && (await emailRegistered(input.email)))
-        throw new AppError('CONFLICT', messages.signup.alreadyRegistered);
+        throw new AppError('CONFLICT', signupMessages.alreadyRegistered);
       return answer(response);
     },
 
@@ -177,7 +183,7 @@ export function createAuthService({
       // Repeated failures for one email make it wait, longer after each further failure.
       refuse(
         await limiter.backoff('sign-in-failures', input.email, rateLimits.signInFailures),
-        messages.auth.signInLocked,
+        authMessages.signInLocked,
       );
       const response = await forward('POST', '/sign-in/email', client, input);
       if (response.status === 401) {
@@ -189,10 +195,10 @@ export function createAuthService({
     },
 
     async socialSignIn(input: Input<typeof socialSignInRequestSchema>, client: Client) {
-      if (!config.google) throw new AppError('NOT_FOUND', messages.google.unavailable);
+      if (!config.google) throw new AppError('NOT_FOUND', googleMessages.unavailable);
       refuse(
         await limiter.consume('sign-in:ip', client.ip, rateLimits.signIn),
-        messages.auth.rateLimited,
+        authMessages.rateLimited,
       );
       return answer(await forward('POST', '/sign-in/social', client, input));
     },
@@ -210,7 +216,7 @@ export function createAuthService({
         await forward('POST', '/request-password-reset', client, { email: input.email }),
       );
       // The same words whether or not the address has an account.
-      return { ...result, body: { status: true, message: messages.passwordReset.sent } };
+      return { ...result, body: { status: true, message: passwordResetMessages.sent } };
     },
 
     /** The emailed link: checks the token and redirects to the reset page with it (or an error). */
@@ -227,11 +233,11 @@ export function createAuthService({
 
     async resetPassword(input: Input<typeof resetPasswordRequestSchema>, client: Client) {
       if (isWeakPassword(input.newPassword))
-        throw new AppError('VALIDATION_ERROR', messages.signup.weakPassword);
+        throw new AppError('VALIDATION_ERROR', signupMessages.weakPassword);
       // Tokens are long and random; this only keeps one address from hammering the endpoint.
       refuse(
         await limiter.consume('reset-password:ip', client.ip, rateLimits.passwordReset),
-        messages.auth.rateLimited,
+        authMessages.rateLimited,
       );
       return answer(await forward('POST', '/reset-password', client, input));
     },

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { CheckoutStatus } from '../../../common/api/billing.ts';
-import { type PlanOrOffer, planByPriceId, training } from '../../../common/product.ts';
+import { type PlanOrOffer, planByPriceId } from '../../../common/product/plans.ts';
+import { training } from '../../../common/product/training.ts';
 import {
   type BillingProvider,
   type ProviderInvoice,

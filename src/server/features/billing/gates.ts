@@ -1,16 +1,19 @@
-import { messages } from '../../../common/messages.ts';
+import { billingMessages } from '../../../common/messages/billing.ts';
+import { bulkMessages, generationMessages } from '../../../common/messages/generation.ts';
+import { modelsMessages } from '../../../common/messages/models.ts';
+import { createModelMessages } from '../../../common/messages/studio.ts';
+import { tryonMessages } from '../../../common/messages/tryon.ts';
+import { type SubscriptionState, costs } from '../../../common/product/credits.ts';
 import {
-  type SubscriptionState,
   type Tier,
   canUseBulk,
   canUseCustomPrompts,
   canUseTryOn,
-  costs,
   modelLimit,
   tierGates,
   tierName,
   toTier,
-} from '../../../common/product.ts';
+} from '../../../common/product/tiers.ts';
 import { AppError } from '../../http/app-error.ts';
 
 /**
@@ -38,16 +41,16 @@ export function hasActiveSubscription(subject: GateSubject): boolean {
 
 export function requireActiveSubscription(
   subject: GateSubject,
-  message: string = messages.billing.subscriptionRequired,
+  message: string = billingMessages.subscriptionRequired,
 ): void {
   if (!hasActiveSubscription(subject)) throw new AppError('SUBSCRIPTION_REQUIRED', message);
 }
 
 /** The features of Pro, Premium and Enterprise, each with the specification's refusal. */
 const proFeatures = {
-  customPrompt: { allowed: canUseCustomPrompts, message: messages.generation.customPromptsProOnly },
-  bulk: { allowed: canUseBulk, message: messages.bulk.proOnly },
-  tryOn: { allowed: canUseTryOn, message: messages.tryon.proOnly },
+  customPrompt: { allowed: canUseCustomPrompts, message: generationMessages.customPromptsProOnly },
+  bulk: { allowed: canUseBulk, message: bulkMessages.proOnly },
+  tryOn: { allowed: canUseTryOn, message: tryonMessages.proOnly },
 } as const;
 
 export type ProFeature = keyof typeof proFeatures;
@@ -78,7 +81,7 @@ export function requireTryOn(subject: GateSubject): void {
 
 /** One more AI model fits the plan (Basic 1, Pro 5, Premium and Enterprise 20). */
 export function requireModelSlot(subject: GateSubject, existingModels: number): void {
-  requireActiveSubscription(subject, messages.createModel.subscriptionRequired);
+  requireActiveSubscription(subject, createModelMessages.subscriptionRequired);
   const tier = tierOf(subject);
   const limit = modelLimit(tier);
   if (existingModels < limit) return;
@@ -86,8 +89,8 @@ export function requireModelSlot(subject: GateSubject, existingModels: number): 
   throw new AppError(
     'LIMIT_REACHED',
     isTopTier
-      ? messages.createModel.modelLimitReachedTopTier
-      : messages.createModel.modelLimitReached(tierName(tier), limit),
+      ? createModelMessages.modelLimitReachedTopTier
+      : createModelMessages.modelLimitReached(tierName(tier), limit),
   );
 }
 
@@ -102,7 +105,7 @@ export function requireCredits(subject: GateSubject, amount: number, reason = 'g
  * Checks the subscription first (the specification's "Subscription Required" message).
  */
 export function requireTrainingAllowance(subject: GateSubject): void {
-  requireActiveSubscription(subject, messages.createModel.subscriptionRequired);
+  requireActiveSubscription(subject, createModelMessages.subscriptionRequired);
   if (subject.monthlyFreeTrainingsLeft > 0) return;
   requireCredits(subject, costs.trainingCredits, 'training');
 }
@@ -127,20 +130,20 @@ export function requireGate(gate: Gate, subject: GateSubject, models = 0): void 
       return;
     case 'chooseModel':
       if (!subject.active || !canUseCustomPrompts(tierOf(subject)))
-        throw new AppError('TIER_REQUIRED', messages.models.selectProOnly);
+        throw new AppError('TIER_REQUIRED', modelsMessages.selectProOnly);
       return;
     case 'generation':
       break;
     default:
       requireTierFor(gate, subject.tier);
   }
-  requireActiveSubscription(subject, messages.generation.needSubscription);
+  requireActiveSubscription(subject, generationMessages.needSubscription);
 }
 
 /** The message for a spend that the balance cannot cover. */
 export function insufficientCreditsMessage(reason: string, balance: number): string {
-  if (reason === 'training') return messages.createModel.insufficientCreditsForTraining(balance);
-  return messages.generation.needMoreCredits;
+  if (reason === 'training') return createModelMessages.insufficientCreditsForTraining(balance);
+  return generationMessages.needMoreCredits;
 }
 
 export type { SubscriptionState };

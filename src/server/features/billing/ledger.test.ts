@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../../common/messages.ts';
+import { generationMessages } from '../../../common/messages/generation.ts';
+import { createModelMessages } from '../../../common/messages/studio.ts';
 import { createTestApp, type TestApp, usesPostgres } from '../../../../tests/helpers/test-app.ts';
 import { signUp } from '../../../../tests/helpers/users.ts';
 import { creditLedger, subscriptions } from '../../db/schema/index.ts';
@@ -100,7 +101,7 @@ describe('credit ledger', () => {
       await expectAppError(
         spend(tx, user.id, 3, 'generation', `big:${user.id}`),
         'INSUFFICIENT_CREDITS',
-        messages.generation.needMoreCredits,
+        generationMessages.needMoreCredits,
       );
       // The same transaction can still spend what there is.
       await spend(tx, user.id, 2, 'generation', `small:${user.id}`);
@@ -172,7 +173,7 @@ describe('credit ledger', () => {
     await expectAppError(
       db().transaction((tx) => spendTraining(tx, user.id, `model:c:${user.id}`)),
       'INSUFFICIENT_CREDITS',
-      messages.createModel.insufficientCreditsForTraining(10),
+      createModelMessages.insufficientCreditsForTraining(10),
     );
 
     await db().transaction((tx) => refund(tx, user.id, `model:a:${user.id}`));
@@ -246,7 +247,7 @@ describe('gates', () => {
     try {
       requireCustomPrompts(state('basic'));
     } catch (error) {
-      expect((error as AppError).message).toBe(messages.generation.customPromptsProOnly);
+      expect((error as AppError).message).toBe(generationMessages.customPromptsProOnly);
     }
   });
 
@@ -268,13 +269,13 @@ describe('gates', () => {
       requireTrainingAllowance(state('basic', 49, true, 0));
     } catch (error) {
       expect((error as AppError).message).toBe(
-        messages.createModel.insufficientCreditsForTraining(49),
+        createModelMessages.insufficientCreditsForTraining(49),
       );
     }
     try {
       requireTrainingAllowance(state('none', 100, false, 1));
     } catch (error) {
-      expect((error as AppError).message).toBe(messages.createModel.subscriptionRequired);
+      expect((error as AppError).message).toBe(createModelMessages.subscriptionRequired);
     }
   });
 });

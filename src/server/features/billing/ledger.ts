@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { subscriptionUpdatedEvent } from '../../../common/api/billing.ts';
-import { costs } from '../../../common/product.ts';
+import { costs } from '../../../common/product/credits.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { collect, collection, type UnitOfWork } from '../../db/unit-of-work.ts';
 import { AppError } from '../../http/app-error.ts';

@@ -1,7 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../../common/api/events.ts';
-import { messages } from '../../../common/messages.ts';
+import { billingMessages } from '../../../common/messages/billing.ts';
+import { creditsMessages } from '../../../common/messages/credits.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
 import { type SignedInUser, signUp } from '../../../../tests/helpers/users.ts';
 import {
@@ -323,7 +324,7 @@ describe('local checkout (BILLING=local)', () => {
     expect(same.status).toBe(409);
     expect(same.body.error).toEqual({
       code: 'CONFLICT',
-      message: messages.billing.alreadySubscribed,
+      message: billingMessages.alreadySubscribed,
     });
     const other = await call(user, 'POST', '/api/billing/checkout', { priceId: 'price_premium' });
     expect(other.status).toBe(200);
@@ -363,7 +364,7 @@ describe('what the browser may not decide', () => {
     expect(response.status).toBe(400);
     expect(response.body.error).toEqual({
       code: 'BAD_REQUEST',
-      message: messages.billing.invalidPlan('price_gold'),
+      message: billingMessages.invalidPlan('price_gold'),
     });
     expect(response.body.error!.message).toBe('Invalid plan: price_gold');
   });
@@ -436,7 +437,7 @@ describe('what the browser may not decide', () => {
     });
     const unknown = await call(user, 'POST', '/api/billing/credit-checkout', { packId: 'pack_1' });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.error!.message).toBe(messages.credits.invalidPack('pack_1'));
+    expect(unknown.body.error!.message).toBe(creditsMessages.invalidPack('pack_1'));
   });
 
   it("verifies only the user's own sessions (a foreign id is 404) and needs a session", async () => {

@@ -10,21 +10,20 @@ import type {
   TestPortal,
   VerifyCreditPurchaseResponse,
 } from '../../../common/api/billing.ts';
-import { messages } from '../../../common/messages.ts';
+import { billingMessages } from '../../../common/messages/billing.ts';
+import { creditsMessages } from '../../../common/messages/credits.ts';
+import { commonMessages } from '../../../common/messages/shell.ts';
+import { creditPackById } from '../../../common/product/credit-packs.ts';
+import { CURRENCY, usdToCents } from '../../../common/product/money.ts';
 import {
-  CURRENCY,
   PLANS_ON_SALE,
   type PriceId,
-  creditPackById,
   isPriceId,
   planByPriceId,
   priceIds,
-  routes,
-  subscriptionFrom,
-  usdToCents,
-  withCheckoutCancelled,
   yearlyOffer,
-} from '../../../common/product.ts';
+} from '../../../common/product/plans.ts';
+import { routes, subscriptionFrom, withCheckoutCancelled } from '../../../common/product/routes.ts';
 import {
   type BillingProvider,
   BillingProviderError,
@@ -98,7 +97,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     } catch (error) {
       if (error instanceof BillingProviderError) {
         logger?.error({ err: error }, 'payment provider call failed');
-        throw new AppError('UNAVAILABLE', messages.billing.providerUnavailable);
+        throw new AppError('UNAVAILABLE', billingMessages.providerUnavailable);
       }
       throw error;
     }
@@ -171,7 +170,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     const row = await subscriptionRow(user.id);
     if (!row.active || !row.providerSubscriptionId || !row.providerCustomerId) return undefined;
     if (row.priceId === priceId && !row.cancelAtPeriodEnd)
-      throw new AppError('CONFLICT', messages.billing.alreadySubscribed);
+      throw new AppError('CONFLICT', billingMessages.alreadySubscribed);
     return withProvider(() => provider.createPortal(row.providerCustomerId!, url(returnPath)));
   }
 
@@ -180,7 +179,7 @@ export function createBillingService(deps: BillingServiceDeps) {
   }
 
   function localControls() {
-    if (provider.kind !== 'local') throw notFound(messages.common.notFoundResource);
+    if (provider.kind !== 'local') throw notFound(commonMessages.notFoundResource);
     return (provider as LocalBillingProvider).controls;
   }
 
@@ -195,7 +194,7 @@ export function createBillingService(deps: BillingServiceDeps) {
   async function localCheckout(user: SessionUser, id: string): Promise<CheckoutRow> {
     localControls();
     const row = await ownCheckout(user, id);
-    if (!row || row.provider !== 'local') throw notFound(messages.common.notFoundResource);
+    if (!row || row.provider !== 'local') throw notFound(commonMessages.notFoundResource);
     return row;
   }
 
@@ -207,7 +206,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     localControls();
     const row = await subscriptionRow(userId);
     if (!row.providerSubscriptionId || !entitledStatuses.includes(row.status))
-      throw new AppError('SUBSCRIPTION_REQUIRED', messages.billing.noSubscriptionToManage);
+      throw new AppError('SUBSCRIPTION_REQUIRED', billingMessages.noSubscriptionToManage);
     return row.providerSubscriptionId;
   }
 
@@ -239,9 +238,9 @@ export function createBillingService(deps: BillingServiceDeps) {
     ): Promise<RedirectResponse> {
       // Enterprise is a tier an operator assigns, never bought (specification README).
       if (!isPriceId(body.priceId) || body.priceId === priceIds.enterprise)
-        throw new AppError('BAD_REQUEST', messages.billing.invalidPlan(body.priceId));
+        throw new AppError('BAD_REQUEST', billingMessages.invalidPlan(body.priceId));
       if (body.priceId === priceIds.basic && body.from === subscriptionFrom.customPrompt)
-        throw new AppError('BAD_REQUEST', messages.billing.basicNoCustomPrompts);
+        throw new AppError('BAD_REQUEST', billingMessages.basicNoCustomPrompts);
       const product = planProduct(body.priceId);
       const cancelPath =
         body.returnPath ??
@@ -281,8 +280,8 @@ export function createBillingService(deps: BillingServiceDeps) {
       body: { packId: string; returnPath?: string | undefined },
     ): Promise<RedirectResponse> {
       const pack = creditPackById(body.packId);
-      if (!pack) throw new AppError('BAD_REQUEST', messages.credits.invalidPack(body.packId));
-      requireActiveSubscription(await subscriptionRow(user.id), messages.credits.subscribeFirst);
+      if (!pack) throw new AppError('BAD_REQUEST', creditsMessages.invalidPack(body.packId));
+      requireActiveSubscription(await subscriptionRow(user.id), creditsMessages.subscribeFirst);
       return startCheckout(
         user,
         {
@@ -290,7 +289,7 @@ export function createBillingService(deps: BillingServiceDeps) {
           productId: pack.id,
           credits: pack.credits,
           priceUsd: pack.priceUsd,
-          title: messages.credits.packCredits(pack.credits),
+          title: creditsMessages.packCredits(pack.credits),
           interval: null,
         },
         url(
@@ -306,7 +305,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       sessionId: string,
     ): Promise<VerifyCreditPurchaseResponse> {
       const checkout = await ownCheckout(user, sessionId);
-      if (!checkout || checkout.kind !== 'pack') throw notFound(messages.common.notFoundResource);
+      if (!checkout || checkout.kind !== 'pack') throw notFound(commonMessages.notFoundResource);
       const outcome = await withProvider(() => fulfilment.fulfilCheckout(checkout));
       return {
         success: outcome.status === 'complete',
@@ -324,7 +323,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     ): Promise<BillingSubscription> {
       if (sessionId) {
         const checkout = await ownCheckout(user, sessionId);
-        if (!checkout) throw notFound(messages.common.notFoundResource);
+        if (!checkout) throw notFound(commonMessages.notFoundResource);
         await withProvider(() => fulfilment.fulfilCheckout(checkout));
       }
       await withProvider(() => fulfilment.resyncUser(user.id));
@@ -334,7 +333,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     async portal(user: SessionUser, returnPath: string | undefined): Promise<RedirectResponse> {
       const row = await subscriptionRow(user.id);
       if (!row.providerCustomerId)
-        throw new AppError('SUBSCRIPTION_REQUIRED', messages.billing.noSubscriptionToManage);
+        throw new AppError('SUBSCRIPTION_REQUIRED', billingMessages.noSubscriptionToManage);
       return withProvider(() =>
         provider.createPortal(row.providerCustomerId!, url(returnPath ?? routes.account)),
       );
@@ -405,7 +404,7 @@ export function createBillingService(deps: BillingServiceDeps) {
       return {
         id: row.id,
         kind: row.kind as CheckoutKind,
-        title: plan?.title ?? messages.credits.packCredits(row.credits),
+        title: plan?.title ?? creditsMessages.packCredits(row.credits),
         priceUsd: row.amountCents / 100,
         interval: plan?.interval ?? null,
         credits: row.credits,
@@ -418,7 +417,7 @@ export function createBillingService(deps: BillingServiceDeps) {
     async payTestCheckout(user: SessionUser, id: string): Promise<TestCheckoutResult> {
       const row = await localCheckout(user, id);
       if (row.status !== 'open' && row.status !== 'complete')
-        throw new AppError('CONFLICT', messages.billing.checkoutClosed);
+        throw new AppError('CONFLICT', billingMessages.checkoutClosed);
       await deliverNews(await localControls().pay(row.id));
       const fresh = await ownCheckout(user, row.id);
       if (fresh) await fulfilment.fulfilCheckout(fresh);
@@ -432,8 +431,7 @@ export function createBillingService(deps: BillingServiceDeps) {
 
     async cancelTestCheckout(user: SessionUser, id: string): Promise<TestCheckoutResult> {
       const row = await localCheckout(user, id);
-      if (row.status === 'complete')
-        throw new AppError('CONFLICT', messages.billing.checkoutClosed);
+      if (row.status === 'complete') throw new AppError('CONFLICT', billingMessages.checkoutClosed);
       await localControls().cancel(row.id);
       return { redirectUrl: row.cancelUrl };
     },
@@ -445,7 +443,7 @@ export function createBillingService(deps: BillingServiceDeps) {
 
     async testPortalSwitch(user: SessionUser, priceId: string): Promise<TestPortal> {
       const plan = PLANS_ON_SALE.find((candidate) => candidate.priceId === priceId);
-      if (!plan) throw new AppError('BAD_REQUEST', messages.billing.invalidPlan(priceId));
+      if (!plan) throw new AppError('BAD_REQUEST', billingMessages.invalidPlan(priceId));
       const subscriptionId = await currentLocalSubscription(user.id);
       await deliverNews(await localControls().switchPrice(subscriptionId, plan.priceId));
       return testPortalView(user.id, routes.account);

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../../common/messages.ts';
+import { billingMessages } from '../../../common/messages/billing.ts';
 import {
   type FakeStripe,
   type FakeStripeEvent,
@@ -140,7 +140,7 @@ describe('Stripe checkout', () => {
     expect(response.status).toBe(503);
     expect(response.body.error).toEqual({
       code: 'UNAVAILABLE',
-      message: messages.billing.providerUnavailable,
+      message: billingMessages.providerUnavailable,
     });
   });
 });

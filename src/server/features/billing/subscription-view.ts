@@ -1,5 +1,6 @@
 import type { BillingSubscription } from '../../../common/api/billing.ts';
-import { planByPriceId, tierName, toTier } from '../../../common/product.ts';
+import { planByPriceId } from '../../../common/product/plans.ts';
+import { tierName, toTier } from '../../../common/product/tiers.ts';
 import type { SubscriptionRow } from './repository.ts';
 
 /** The subscription as the pages and the `subscription.updated` event show it. */

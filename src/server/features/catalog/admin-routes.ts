@@ -26,8 +26,9 @@ import {
   uploadPresetImageQuerySchema,
 } from '../../../common/api/admin.ts';
 import { errorResponseSchema } from '../../../common/errors.ts';
-import { messages } from '../../../common/messages.ts';
-import { catalog } from '../../../common/product.ts';
+import { adminMessages } from '../../../common/messages/admin.ts';
+import { httpMessages } from '../../../common/messages/http.ts';
+import { catalog } from '../../../common/product/catalog.ts';
 import { AppError } from '../../http/app-error.ts';
 import { adminOnly } from '../admin/guard.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
@@ -66,7 +67,7 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{
   });
   // A wrong method or an unknown path answers 404 as well (never 405, which would confirm the address).
   app.setNotFoundHandler((_request, reply) =>
-    reply.status(404).send({ error: { code: 'NOT_FOUND', message: messages.http.nothingHere } }),
+    reply.status(404).send({ error: { code: 'NOT_FOUND', message: httpMessages.nothingHere } }),
   );
 
   const errors = { 400: errorResponseSchema, 404: errorResponseSchema };
@@ -422,20 +423,20 @@ export const adminCatalogRoutes: FastifyPluginAsyncZod<{
 async function refuseOversizedUpload(request: FastifyRequest, _reply: FastifyReply) {
   const length = Number(request.headers['content-length']);
   if (Number.isFinite(length) && length > maxUploadRequestBytes)
-    throw new AppError('PAYLOAD_TOO_LARGE', messages.admin.uploadTooLarge);
+    throw new AppError('PAYLOAD_TOO_LARGE', adminMessages.uploadTooLarge);
 }
 
 /** Reads the single file of a multipart upload (field `file`) into memory, at most 10 MB. */
 async function readImageFile(request: FastifyRequest): Promise<Buffer> {
   if (!request.isMultipart())
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.admin.uploadNotMultipart);
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', adminMessages.uploadNotMultipart);
   let bytes: Buffer | undefined;
   try {
     for await (const part of request.parts()) {
       if (part.type !== 'file') continue;
       if (part.fieldname !== 'file') {
         part.file.resume();
-        throw new AppError('BAD_REQUEST', messages.admin.uploadNotMultipart);
+        throw new AppError('BAD_REQUEST', adminMessages.uploadNotMultipart);
       }
       bytes = await part.toBuffer();
     }
@@ -443,12 +444,12 @@ async function readImageFile(request: FastifyRequest): Promise<Buffer> {
     if (error instanceof AppError) throw error;
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new AppError('PAYLOAD_TOO_LARGE', messages.admin.uploadTooLarge);
+      throw new AppError('PAYLOAD_TOO_LARGE', adminMessages.uploadTooLarge);
     if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-      throw new AppError('BAD_REQUEST', messages.admin.uploadOneFile);
+      throw new AppError('BAD_REQUEST', adminMessages.uploadOneFile);
     // Anything else here comes from parsing the body (a cut-off upload, a wrong boundary).
-    throw new AppError('BAD_REQUEST', messages.admin.uploadMalformed);
+    throw new AppError('BAD_REQUEST', adminMessages.uploadMalformed);
   }
-  if (!bytes?.length) throw new AppError('BAD_REQUEST', messages.admin.uploadMissing);
+  if (!bytes?.length) throw new AppError('BAD_REQUEST', adminMessages.uploadMissing);
   return bytes;
 }

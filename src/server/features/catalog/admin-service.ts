@@ -13,8 +13,8 @@ import type {
   UpdateQuizImageRequest,
 } from '../../../common/api/admin.ts';
 import type { GoodOrBad } from '../../../common/api/catalog.ts';
-import { messages } from '../../../common/messages.ts';
-import { catalog } from '../../../common/product.ts';
+import { adminMessages } from '../../../common/messages/admin.ts';
+import { catalog } from '../../../common/product/catalog.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import type { StoredImage } from '../../db/schema/catalog.ts';
@@ -55,14 +55,14 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
 
   async function adminCategory(db: Executor, manualId: string): Promise<AdminCategory> {
     const row = await repo.findCategory(db, manualId);
-    if (!row) throw new AppError('NOT_FOUND', messages.admin.categoryNotFound);
+    if (!row) throw new AppError('NOT_FOUND', adminMessages.categoryNotFound);
     const counts = await repo.countPresetsByCategory(db);
     return toAdminCategory(row, counts.get(row.manualId) ?? 0);
   }
 
   async function presetOrThrow(db: Executor, id: string, options: { forUpdate?: boolean } = {}) {
     const row = await repo.findPreset(db, id, options);
-    if (!row) throw new AppError('NOT_FOUND', messages.admin.presetNotFound);
+    if (!row) throw new AppError('NOT_FOUND', adminMessages.presetNotFound);
     return row;
   }
 
@@ -81,7 +81,7 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
       given.length !== existing.length ||
       !existing.every((id) => unique.has(id))
     ) {
-      throw new AppError('BAD_REQUEST', messages.admin.orderMustListAll);
+      throw new AppError('BAD_REQUEST', adminMessages.orderMustListAll);
     }
   }
 
@@ -106,8 +106,7 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
           active: input.active ?? true,
           orderIndex: await repo.nextCategoryOrder(tx),
         });
-        if (!inserted)
-          throw new AppError('CONFLICT', messages.admin.categoryExists(input.manualId));
+        if (!inserted) throw new AppError('CONFLICT', adminMessages.categoryExists(input.manualId));
         return adminCategory(tx, input.manualId);
       });
     },
@@ -115,10 +114,10 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
     async updateCategory(manualId: string, patch: UpdateCategoryRequest): Promise<AdminCategory> {
       return db.transaction(async (tx) => {
         if (!(await repo.findCategory(tx, manualId)))
-          throw new AppError('NOT_FOUND', messages.admin.categoryNotFound);
+          throw new AppError('NOT_FOUND', adminMessages.categoryNotFound);
         if (patch.manualId && patch.manualId !== manualId) {
           if (await repo.findCategory(tx, patch.manualId))
-            throw new AppError('CONFLICT', messages.admin.categoryExists(patch.manualId));
+            throw new AppError('CONFLICT', adminMessages.categoryExists(patch.manualId));
         }
         await repo.updateCategory(tx, manualId, patch);
         return adminCategory(tx, patch.manualId ?? manualId);
@@ -128,9 +127,9 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
     async deleteCategory(manualId: string): Promise<void> {
       await db.transaction(async (tx) => {
         if (!(await repo.findCategory(tx, manualId)))
-          throw new AppError('NOT_FOUND', messages.admin.categoryNotFound);
+          throw new AppError('NOT_FOUND', adminMessages.categoryNotFound);
         const count = (await repo.countPresetsByCategory(tx)).get(manualId) ?? 0;
-        if (count > 0) throw new AppError('CONFLICT', messages.admin.categoryHasPresets(count));
+        if (count > 0) throw new AppError('CONFLICT', adminMessages.categoryHasPresets(count));
         await repo.deleteCategory(tx, manualId);
       });
     },
@@ -151,7 +150,7 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
 
     async listPresets(categoryId?: string): Promise<AdminPreset[]> {
       if (categoryId && !(await repo.findCategory(db, categoryId)))
-        throw new AppError('NOT_FOUND', messages.admin.categoryNotFound);
+        throw new AppError('NOT_FOUND', adminMessages.categoryNotFound);
       const rows = await repo.listAllPresets(db, categoryId ? { categoryId } : {});
       return rows.map(toAdminPreset);
     },
@@ -163,7 +162,7 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
     async createPreset(input: CreatePresetRequest): Promise<AdminPreset> {
       return db.transaction(async (tx) => {
         if (!(await repo.findCategory(tx, input.categoryId)))
-          throw new AppError('NOT_FOUND', messages.admin.categoryNotFound);
+          throw new AppError('NOT_FOUND', adminMessages.categoryNotFound);
         const id = randomUUID();
         const manualId = input.manualId ?? (await uniquePresetKey(tx, input.displayName));
         const inserted = await repo.insertPreset(tx, {
@@ -177,7 +176,7 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
           active: input.active ?? true,
           orderIndex: await repo.nextPresetOrder(tx, input.categoryId),
         });
-        if (!inserted) throw new AppError('CONFLICT', messages.admin.presetExists(manualId));
+        if (!inserted) throw new AppError('CONFLICT', adminMessages.presetExists(manualId));
         return toAdminPreset(await presetOrThrow(tx, id));
       });
     },
@@ -188,11 +187,11 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
         const values: Parameters<typeof repo.updatePreset>[2] = { ...patch };
         if (patch.manualId && patch.manualId !== current.manualId) {
           if (await repo.findPresetByManualId(tx, patch.manualId))
-            throw new AppError('CONFLICT', messages.admin.presetExists(patch.manualId));
+            throw new AppError('CONFLICT', adminMessages.presetExists(patch.manualId));
         }
         if (patch.categoryId && patch.categoryId !== current.categoryId) {
           if (!(await repo.findCategory(tx, patch.categoryId)))
-            throw new AppError('NOT_FOUND', messages.admin.categoryNotFound);
+            throw new AppError('NOT_FOUND', adminMessages.categoryNotFound);
           values.orderIndex = await repo.nextPresetOrder(tx, patch.categoryId);
         }
         return toAdminPreset((await repo.updatePreset(tx, id, values))!);
@@ -201,14 +200,14 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
 
     async deletePreset(id: string): Promise<void> {
       const deleted = await repo.deletePreset(db, id);
-      if (!deleted) throw new AppError('NOT_FOUND', messages.admin.presetNotFound);
+      if (!deleted) throw new AppError('NOT_FOUND', adminMessages.presetNotFound);
       await storage.deletePrefix(`catalog/${presetFolder(id).join('/')}/`);
     },
 
     async reorderPresets(categoryId: string, ids: string[]): Promise<AdminPreset[]> {
       await db.transaction(async (tx) => {
         if (!(await repo.findCategory(tx, categoryId)))
-          throw new AppError('NOT_FOUND', messages.admin.categoryNotFound);
+          throw new AppError('NOT_FOUND', adminMessages.categoryNotFound);
         const existing = await repo.listAllPresets(tx, { categoryId });
         checkPermutation(
           ids,
@@ -267,7 +266,7 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
           });
         }
         removed = current.additionalImages.find((image) => image.id === imageId);
-        if (!removed) throw new AppError('NOT_FOUND', messages.admin.imageNotFound);
+        if (!removed) throw new AppError('NOT_FOUND', adminMessages.imageNotFound);
         return repo.setPresetImages(tx, id, {
           featuredImage: current.featuredImage,
           additionalImages: current.additionalImages.filter((image) => image.id !== imageId),
@@ -283,7 +282,7 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
         const current = await presetOrThrow(tx, id, { forUpdate: true });
         if (current.featuredImage?.id === imageId) return current;
         const chosen = current.additionalImages.find((image) => image.id === imageId);
-        if (!chosen) throw new AppError('NOT_FOUND', messages.admin.imageNotFound);
+        if (!chosen) throw new AppError('NOT_FOUND', adminMessages.imageNotFound);
         const rest = current.additionalImages.filter((image) => image.id !== imageId);
         return repo.setPresetImages(tx, id, {
           featuredImage: chosen,
@@ -323,13 +322,13 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
       patch: UpdateExamplePhotoRequest,
     ): Promise<AdminExamplePhoto> {
       const row = await repo.updateExamplePhoto(db, id, patch);
-      if (!row) throw new AppError('NOT_FOUND', messages.admin.examplePhotoNotFound);
+      if (!row) throw new AppError('NOT_FOUND', adminMessages.examplePhotoNotFound);
       return toAdminExamplePhoto(row);
     },
 
     async deleteExamplePhoto(id: string): Promise<void> {
       const row = await repo.deleteExamplePhoto(db, id);
-      if (!row) throw new AppError('NOT_FOUND', messages.admin.examplePhotoNotFound);
+      if (!row) throw new AppError('NOT_FOUND', adminMessages.examplePhotoNotFound);
       await storage.deletePrefix(`catalog/example-photos/${id}/`);
     },
 
@@ -371,13 +370,13 @@ export function createCatalogAdminService({ db, storage }: { db: Database; stora
 
     async updateQuizImage(id: string, patch: UpdateQuizImageRequest): Promise<AdminQuizImage> {
       const row = await repo.updateQuizImage(db, id, patch);
-      if (!row) throw new AppError('NOT_FOUND', messages.admin.quizImageNotFound);
+      if (!row) throw new AppError('NOT_FOUND', adminMessages.quizImageNotFound);
       return toAdminQuizImage(row);
     },
 
     async deleteQuizImage(id: string): Promise<void> {
       const row = await repo.deleteQuizImage(db, id);
-      if (!row) throw new AppError('NOT_FOUND', messages.admin.quizImageNotFound);
+      if (!row) throw new AppError('NOT_FOUND', adminMessages.quizImageNotFound);
       await storage.deletePrefix(`catalog/quiz-images/${id}/`);
     },
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { manualIdSchema } from '../../../common/api/admin.ts';
 import { goodOrBadSchema } from '../../../common/api/catalog.ts';
 import { presetSceneSchema } from '../../../common/api/scene.ts';
-import { catalog } from '../../../common/product.ts';
+import { catalog } from '../../../common/product/catalog.ts';
 import type { Database } from '../../db/client.ts';
 import type { CatalogAdminService } from './admin-service.ts';
 import { imageId, inspectUpload } from './images.ts';

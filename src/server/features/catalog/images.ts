@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import sharp, { type Metadata } from 'sharp';
 import type { CatalogImage } from '../../../common/api/catalog.ts';
-import { messages } from '../../../common/messages.ts';
-import { catalog } from '../../../common/product.ts';
+import { adminMessages } from '../../../common/messages/admin.ts';
+import { catalog } from '../../../common/product/catalog.ts';
 import { isSafeKey, storageKey, type Storage } from '../../adapters/storage/storage.ts';
 import type { StoredImage, StoredImageVariant } from '../../db/schema/catalog.ts';
 import { AppError } from '../../http/app-error.ts';
@@ -43,19 +43,19 @@ export async function inspectUpload(bytes: Buffer): Promise<{ width: number; hei
     // Reads the header only; the pixel limit is checked below with a message of its own.
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.admin.uploadUnsupportedType);
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', adminMessages.uploadUnsupportedType);
   }
   if (!metadata.format || !acceptedFormats.has(metadata.format)) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', messages.admin.uploadUnsupportedType);
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', adminMessages.uploadUnsupportedType);
   }
   const { width, height } = orientedSize(metadata);
-  if (!width || !height) throw new AppError('BAD_REQUEST', messages.admin.uploadUnreadable);
+  if (!width || !height) throw new AppError('BAD_REQUEST', adminMessages.uploadUnreadable);
   // The header alone tells the size: a decompression bomb is refused before any decoding.
   if (width * height > catalog.maxPixels) {
-    throw new AppError('BAD_REQUEST', messages.admin.uploadTooManyPixels);
+    throw new AppError('BAD_REQUEST', adminMessages.uploadTooManyPixels);
   }
   if (Math.min(width, height) < catalog.minImageSidePx) {
-    throw new AppError('BAD_REQUEST', messages.admin.uploadTooSmall(catalog.minImageSidePx));
+    throw new AppError('BAD_REQUEST', adminMessages.uploadTooSmall(catalog.minImageSidePx));
   }
   return { width, height };
 }
@@ -143,7 +143,7 @@ async function decode(source: ImageSource): Promise<RawImage> {
     };
   } catch {
     // Truncated or corrupt data that passed the header check fails here, before any write.
-    throw new AppError('BAD_REQUEST', messages.admin.uploadUnreadable);
+    throw new AppError('BAD_REQUEST', adminMessages.uploadUnreadable);
   }
 }
 

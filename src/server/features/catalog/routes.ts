@@ -12,7 +12,7 @@ import {
   presetsResponseSchema,
   quizImagesResponseSchema,
 } from '../../../common/api/catalog.ts';
-import { messages } from '../../../common/messages.ts';
+import { adminMessages } from '../../../common/messages/admin.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
@@ -158,7 +158,7 @@ async function catalogImageRoutes(app: FastifyInstance, { storage }: { storage: 
     async (request, reply) => {
       const key = keyForImagePath((request.params as { '*': string })['*']);
       if (!key || !(await storage.exists(key).catch(() => false)))
-        throw new AppError('NOT_FOUND', messages.admin.imageNotFound);
+        throw new AppError('NOT_FOUND', adminMessages.imageNotFound);
       const etag = `"${key.slice(key.lastIndexOf('/') + 1, key.lastIndexOf('.'))}"`;
       reply
         .header('cache-control', 'public, max-age=31536000, immutable')

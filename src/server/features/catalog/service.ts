@@ -10,8 +10,10 @@ import type {
   PresetSummary,
   QuizImagesResponse,
 } from '../../../common/api/catalog.ts';
-import { messages } from '../../../common/messages.ts';
-import { lists, quiz } from '../../../common/product.ts';
+import { catalogMessages } from '../../../common/messages/catalog.ts';
+import { examplePhotosMessages } from '../../../common/messages/studio.ts';
+import { lists } from '../../../common/product/limits.ts';
+import { quiz } from '../../../common/product/quiz.ts';
 import type { Executor } from '../../db/client.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { PresetScene } from '../../adapters/engine/studio/scene.ts';
@@ -42,7 +44,7 @@ export function createCatalogService({ db }: { db: Executor }) {
 
     async category(manualId: string): Promise<CategoryDetailResponse> {
       const category = await findCategory(db, manualId);
-      if (!category?.active) throw new AppError('NOT_FOUND', messages.catalog.categoryNotFound);
+      if (!category?.active) throw new AppError('NOT_FOUND', catalogMessages.categoryNotFound);
       const rows = await listVisiblePresets(db, { categoryId: manualId });
       return { category: toCategory(category), presets: rows.map(toPresetSummary) };
     },
@@ -68,7 +70,7 @@ export function createCatalogService({ db }: { db: Executor }) {
 
     async preset(id: string): Promise<PresetResponse> {
       const row = await findVisiblePreset(db, id);
-      if (!row) throw new AppError('NOT_FOUND', messages.catalog.modelNotFound);
+      if (!row) throw new AppError('NOT_FOUND', catalogMessages.modelNotFound);
       return {
         preset: {
           ...toPresetSummary(row.preset),
@@ -159,7 +161,7 @@ export function toPresetSummary(row: PresetRow): PresetSummary {
 
 export function toExamplePhoto(row: ExamplePhotoRow): ExamplePhoto {
   const fallback =
-    row.goodOrBad === 'good' ? messages.examplePhotos.good : messages.examplePhotos.bad;
+    row.goodOrBad === 'good' ? examplePhotosMessages.good : examplePhotosMessages.bad;
   return {
     id: row.id,
     goodOrBad: row.goodOrBad,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { filesPublicPath } from '../../adapters/storage/create-storage.ts';
 import { contentTypeForKey, type ServedFiles } from '../../adapters/storage/storage.ts';
-import { messages } from '../../../common/messages.ts';
+import { httpMessages } from '../../../common/messages/http.ts';
 import { AppError } from '../../http/app-error.ts';
 
 const querySchema = z.object({
@@ -22,7 +22,7 @@ export async function fileRoutes(app: FastifyInstance, { files }: { files: Serve
     const key = (request.params as { '*': string })['*'];
     const parsed = querySchema.safeParse(request.query);
     // A repeated parameter arrives as an array: a hand-edited link, not a server error.
-    if (!parsed.success) throw new AppError('FORBIDDEN', messages.http.linkInvalid);
+    if (!parsed.success) throw new AppError('FORBIDDEN', httpMessages.linkInvalid);
     const query = parsed.data;
     const verdict = files.check({
       key,
@@ -30,9 +30,9 @@ export async function fileRoutes(app: FastifyInstance, { files }: { files: Serve
       signature: query.signature,
       download: query.download,
     });
-    if (verdict === 'expired') throw new AppError('FORBIDDEN', messages.http.linkExpired);
-    if (verdict === 'invalid') throw new AppError('FORBIDDEN', messages.http.linkInvalid);
-    if (!(await files.exists(key))) throw new AppError('NOT_FOUND', messages.http.fileNotFound);
+    if (verdict === 'expired') throw new AppError('FORBIDDEN', httpMessages.linkExpired);
+    if (verdict === 'invalid') throw new AppError('FORBIDDEN', httpMessages.linkInvalid);
+    if (!(await files.exists(key))) throw new AppError('NOT_FOUND', httpMessages.fileNotFound);
     const secondsLeft = Math.max(0, Number(query.expires) - Math.floor(Date.now() / 1000));
     reply.header('content-type', contentTypeForKey(key));
     reply.header('cache-control', `private, max-age=${secondsLeft}`);

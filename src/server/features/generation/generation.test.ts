@@ -5,8 +5,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BulkJob, Generation, GenerationsPage } from '../../../common/api/generation.ts';
 import type { UserModel } from '../../../common/api/studio.ts';
-import { messages } from '../../../common/messages.ts';
-import { lists, photos as photoRules } from '../../../common/product.ts';
+import { bulkMessages, generationMessages } from '../../../common/messages/generation.ts';
+import { lists } from '../../../common/product/limits.ts';
+import { photos as photoRules } from '../../../common/product/photos.ts';
 import {
   categories,
   creditLedger,
@@ -165,7 +166,7 @@ describe('one image from a preset', () => {
       expect(created.status).toBe(201);
       return generationWhen(pro, created.body.generation.id, (g) => g.status === 'failed');
     });
-    expect(failed.failureReason).toBe(messages.generation.likenessMissing);
+    expect(failed.failureReason).toBe(generationMessages.likenessMissing);
     expect(failed.imageUrl).toBeNull();
     expect(await credits(pro)).toBe(before);
     const rows = await app.deps.database.db
@@ -183,7 +184,7 @@ describe('one image from a preset', () => {
       presetId: portraitPresets[0],
     });
     expect(missing.status).toBe(400);
-    expect(missing.body.error?.message).toBe(messages.generation.missingInformation);
+    expect(missing.body.error?.message).toBe(generationMessages.missingInformation);
 
     const noPlan = await signUp(app);
     const gone = await api.call(noPlan, 'POST', '/api/generations', {
@@ -208,7 +209,7 @@ describe('custom prompts', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.generation).toMatchObject({
       promptText: 'An official portrait in studio light',
-      modelName: messages.generation.customModelName('Me'),
+      modelName: generationMessages.customModelName('Me'),
     });
     const done = await generationWhen(
       pro,
@@ -252,9 +253,9 @@ describe('custom prompts', () => {
       userModelId: proModel.id,
       prompt: '   ',
     });
-    expect(blank.body.error?.message).toBe(messages.generation.enterPrompt);
+    expect(blank.body.error?.message).toBe(generationMessages.enterPrompt);
     const noModel = await api.call(pro, 'POST', '/api/generations/custom', { prompt: 'hello' });
-    expect(noModel.body.error?.message).toBe(messages.generation.selectModel);
+    expect(noModel.body.error?.message).toBe(generationMessages.selectModel);
     expect(await credits(pro)).toBe(before);
   });
 
@@ -266,14 +267,14 @@ describe('custom prompts', () => {
       prompt: 'hello',
     });
     expect(refused.status).toBe(403);
-    expect(refused.body.error?.message).toBe(messages.generation.customPromptsProOnly);
+    expect(refused.body.error?.message).toBe(generationMessages.customPromptsProOnly);
     const bulk = await api.call(basic, 'POST', '/api/bulk-jobs', {
       kind: 'presets',
       userModelId: 'any',
       presetIds: portraitPresets,
     });
     expect(bulk.status).toBe(403);
-    expect(bulk.body.error?.message).toBe(messages.bulk.proOnly);
+    expect(bulk.body.error?.message).toBe(bulkMessages.proOnly);
   });
 });
 
@@ -425,7 +426,7 @@ describe('bulk', () => {
       presetIds: portraitPresets,
     });
     expect(refused.status).toBe(402);
-    expect(refused.body.error?.message).toBe(messages.generation.needMoreCredits);
+    expect(refused.body.error?.message).toBe(generationMessages.needMoreCredits);
     expect(await credits(pro)).toBe(2);
     await app.deps.billing.ledger.transaction((tx) =>
       adjust(tx, pro.id, balance - 2, 'test: restore', `test:${pro.id}:restore`),
@@ -560,7 +561,7 @@ describe('the gates, in the specification order', () => {
   }
 
   it("tells a subscriber whose plan lapsed 'You need an active subscription' on single, custom and bulk", async () => {
-    const needSubscription = { status: 402, message: messages.generation.needSubscription };
+    const needSubscription = { status: 402, message: generationMessages.needSubscription };
     await whileLapsed(async () => {
       await refused(
         pro,
@@ -590,7 +591,7 @@ describe('the gates, in the specification order', () => {
   });
 
   it('refuses a single and a custom generation without credits', async () => {
-    const needCredits = { status: 402, message: messages.generation.needMoreCredits };
+    const needCredits = { status: 402, message: generationMessages.needMoreCredits };
     await withoutCredits(async () => {
       await refused(
         pro,
@@ -610,13 +611,13 @@ describe('the gates, in the specification order', () => {
   it('checks the custom prompt tier before the prompt', async () => {
     const basic = await signUp(app);
     await api.buyPlan(basic, 'price_basic');
-    const tier = { status: 403, message: messages.generation.customPromptsProOnly };
+    const tier = { status: 403, message: generationMessages.customPromptsProOnly };
     await refused(basic, '/api/generations/custom', { prompt: '   ' }, tier);
     await refused(
       basic,
       '/api/bulk-jobs',
       { kind: 'custom', userModelIds: [], prompt: '  ' },
-      { status: 403, message: messages.bulk.proOnly },
+      { status: 403, message: bulkMessages.proOnly },
     );
   });
 
@@ -625,19 +626,19 @@ describe('the gates, in the specification order', () => {
       pro,
       '/api/bulk-jobs',
       { kind: 'custom', userModelIds: [], prompt: '  ' },
-      { status: 400, message: messages.bulk.selectAtLeastOne },
+      { status: 400, message: bulkMessages.selectAtLeastOne },
     );
     await refused(
       pro,
       '/api/bulk-jobs',
       { kind: 'custom', userModelIds: [proModel.id], prompt: '  ' },
-      { status: 400, message: messages.bulk.enterPrompt },
+      { status: 400, message: bulkMessages.enterPrompt },
     );
     await refused(
       pro,
       '/api/bulk-jobs',
       { kind: 'presets', presetIds: portraitPresets },
-      { status: 400, message: messages.bulk.chooseUserModel },
+      { status: 400, message: bulkMessages.chooseUserModel },
     );
   });
 });
@@ -703,7 +704,7 @@ describe('a custom prompt across several models', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body).toMatchObject({ queued: 1, failures: 1 });
     // What the page then says (generation-rules.ts bulkQueuedMessage).
-    expect(messages.bulk.queuedWithFailures(created.body.queued, created.body.failures)).toBe(
+    expect(bulkMessages.queuedWithFailures(created.body.queued, created.body.failures)).toBe(
       'Queued 1 images for generation with 1 failures.',
     );
     expect(created.body.bulkJob.totalImages).toBe(1);

@@ -6,8 +6,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Generation } from '../../../common/api/generation.ts';
 import type { UserModel } from '../../../common/api/studio.ts';
-import { messages } from '../../../common/messages.ts';
-import { identity, photos as photoRules } from '../../../common/product.ts';
+import { generationMessages } from '../../../common/messages/generation.ts';
+import { identity } from '../../../common/product/identity.ts';
+import { photos as photoRules } from '../../../common/product/photos.ts';
 import { metrics } from '../../observability/metrics.ts';
 import { replicateGenerationInput } from '../../adapters/engine/replicate-generation.ts';
 import {
@@ -266,7 +267,7 @@ describe('generation with the Replicate engine', () => {
   it("fails with our words (the provider's stay in the log) and refunds once", async () => {
     fake.scriptPrediction({ outcome: 'fail', error: 'CUDA error: out of memory' });
     const failed = await generate();
-    expect(failed).toMatchObject({ status: 'failed', failureReason: messages.generation.failed });
+    expect(failed).toMatchObject({ status: 'failed', failureReason: generationMessages.failed });
     expect(await ledger(failed.id)).toEqual([
       ['generation', -1],
       ['refund', 1],
@@ -288,7 +289,7 @@ describe('generation with the Replicate engine', () => {
       for (let attempt = 0; attempt < 4; attempt += 1)
         fake.failNext({ match: 'POST /v1/predictions', ...failure });
       const failed = await generate(90_000);
-      expect(failed).toMatchObject({ status: 'failed', failureReason: messages.generation.failed });
+      expect(failed).toMatchObject({ status: 'failed', failureReason: generationMessages.failed });
       expect(await ledger(failed.id)).toEqual([
         ['generation', -1],
         ['refund', 1],
@@ -355,7 +356,7 @@ describe('generation with the Replicate engine', () => {
     await app.deps.generation.worker.sweep();
     expect(await generationById(id)).toMatchObject({
       status: 'failed',
-      failureReason: messages.generation.timedOut,
+      failureReason: generationMessages.timedOut,
     });
     expect(fake.prediction(prediction)?.status).toBe('canceled');
     await app.deps.generation.worker.sweep();

@@ -16,7 +16,7 @@ import {
   idParamsSchema,
   presetGenerationRequestSchema,
 } from '../../../common/api/generation.ts';
-import { rateLimits } from '../../../common/product.ts';
+import { rateLimits } from '../../../common/product/limits.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
 import { zipStoredFiles } from '../../lib/zip-stream.ts';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { timingSafeEqual } from 'node:crypto';
 import type { DatabaseHandle } from '../../db/client.ts';
-import { messages } from '../../../common/messages.ts';
+import { httpMessages } from '../../../common/messages/http.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { metrics } from '../../observability/metrics.ts';
@@ -37,7 +37,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{
         const given = Buffer.from(String(request.headers.authorization ?? ''));
         const expected = Buffer.from(`Bearer ${metricsToken}`);
         if (given.length !== expected.length || !timingSafeEqual(given, expected))
-          throw new AppError('NOT_FOUND', messages.http.nothingHere);
+          throw new AppError('NOT_FOUND', httpMessages.nothingHere);
       }
       return reply
         .header('cache-control', 'no-store')

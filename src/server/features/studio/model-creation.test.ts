@@ -5,8 +5,14 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserModel } from '../../../common/api/studio.ts';
-import { messages } from '../../../common/messages.ts';
-import { photos as photoRules } from '../../../common/product.ts';
+import { modelsMessages, trainingMessages } from '../../../common/messages/models.ts';
+import {
+  createModelMessages,
+  nameModelMessages,
+  uploadMessages,
+  validationMessages,
+} from '../../../common/messages/studio.ts';
+import { photos as photoRules } from '../../../common/product/photos.ts';
 import { creditLedger, trainingPhotos, userModels } from '../../db/schema/index.ts';
 import { analyzePhoto, faceSimilarity } from '../../images/analysis.ts';
 import { startFakeS3, type FakeS3 } from '../../../../tests/fakes/s3-api.ts';
@@ -119,7 +125,7 @@ describe('uploading and validating training photos', () => {
     const before = userFiles(user).length;
     const { status, body } = await api.upload(user, photoFixtures.personA(1));
     expect(status).toBe(409);
-    expect(body.error?.message).toBe(messages.upload.tooMany);
+    expect(body.error?.message).toBe(uploadMessages.tooMany);
     expect(userFiles(user)).toHaveLength(before);
     for (const id of holders) {
       expect((await api.call(user, 'DELETE', `/api/studio/photos/${id}`)).status).toBe(204);
@@ -145,7 +151,7 @@ describe('uploading and validating training photos', () => {
       gender: 'woman',
     });
     expect(status).toBe(400);
-    expect(body.error?.message).toBe(messages.upload.someInvalid);
+    expect(body.error?.message).toBe(uploadMessages.someInvalid);
     expect((await api.models(user)).models).toHaveLength(0);
     expect(await api.subscription(user)).toMatchObject({ monthlyFreeTrainingsLeft: 1 });
   });
@@ -190,7 +196,7 @@ describe('the variety check', () => {
     expect(draft.counts).toEqual({ total: 4, passed: 3, failed: 1, pending: 0 });
     const copy = draft.photos[3]!;
     expect(copy).toMatchObject({ fileName: 'mirrored.jpg', status: 'failed', reason: 'sameShot' });
-    expect(messages.validation.sameShotAs(copy.sameShotAs!)).toBe(
+    expect(validationMessages.sameShotAs(copy.sameShotAs!)).toBe(
       'This photo is almost the same as photo 2',
     );
   });
@@ -232,26 +238,26 @@ describe('bad files', () => {
       'a truncated JPEG',
       () => readFileSync(photoFixtures.badFile('truncated.jpg')),
       400,
-      messages.validation.reasons.unreadable,
+      validationMessages.reasons.unreadable,
     ],
     [
       'text named .jpg',
       () => readFileSync(photoFixtures.badFile('not-an-image.jpg')),
       415,
-      messages.validation.reasons.unsupportedType,
+      validationMessages.reasons.unsupportedType,
     ],
     [
       'a decompression bomb (400 MP PNG)',
       () => readFileSync(photoFixtures.badFile('bomb.png')),
       400,
-      messages.validation.reasons.dimensionsTooLarge,
+      validationMessages.reasons.dimensionsTooLarge,
     ],
-    ['a file over 10 MB', overTenMegabyteJpeg, 413, messages.validation.reasons.fileTooLarge],
+    ['a file over 10 MB', overTenMegabyteJpeg, 413, validationMessages.reasons.fileTooLarge],
     [
       'an SVG with a script',
       () => readFileSync(photoFixtures.badFile('svg-with-script.svg')),
       415,
-      messages.validation.reasons.unsupportedType,
+      validationMessages.reasons.unsupportedType,
     ],
   ];
 
@@ -323,7 +329,7 @@ describe('creating a model and training it with the local engine', () => {
       gender: 'woman',
     });
     expect(status).toBe(402);
-    expect(body.error?.message).toBe(messages.createModel.subscriptionRequired);
+    expect(body.error?.message).toBe(createModelMessages.subscriptionRequired);
   });
 
   it('spends the free training once, trains to complete, shows the featured image and deletes the training photos', async () => {
@@ -339,7 +345,7 @@ describe('creating a model and training it with the local engine', () => {
 
     const blank = await api.call(user, 'POST', '/api/studio/models', { name: '   ' });
     expect(blank.status).toBe(400);
-    expect(blank.body.error?.message).toBe(messages.nameModel.nameRequired);
+    expect(blank.body.error?.message).toBe(nameModelMessages.nameRequired);
 
     const created = await api.call<{ model: UserModel }>(user, 'POST', '/api/studio/models', {
       name: '  Studio me ',
@@ -472,7 +478,7 @@ describe('creating a model and training it with the local engine', () => {
     });
     expect(created.body.model.paidWith).toBe('credits');
     const failed = await api.modelWhen(user, created.body.model.id, (m) => m.status === 'failed');
-    expect(failed.failureReason).toBe(messages.training.zippingFailed);
+    expect(failed.failureReason).toBe(trainingMessages.zippingFailed);
     expect(await ledgerOf(failed.id)).toEqual([
       { reason: 'training', delta: -50 },
       { reason: 'refund', delta: 50 },
@@ -508,7 +514,7 @@ describe('creating a model and training it with the local engine', () => {
     expect((await trainFromEightPhotos(user, 'One')).status).toBe(201);
     const second = await trainFromEightPhotos(user, 'Two');
     expect(second.status).toBe(409);
-    expect(second.body.error?.message).toBe(messages.createModel.modelLimitReached('Basic', 1));
+    expect(second.body.error?.message).toBe(createModelMessages.modelLimitReached('Basic', 1));
     expect(await api.subscription(user)).toMatchObject({
       credits: 50,
       monthlyFreeTrainingsLeft: 0,
@@ -613,7 +619,7 @@ describe('on a bucket that refuses to store', () => {
     s3.failNext('PutObject', 403, 'AccessDenied');
     const { status, body } = await bucketApi.upload(user, photoFixtures.personA(1));
     expect(status).toBe(500);
-    expect(body.error?.message).toBe(messages.upload.notStored);
+    expect(body.error?.message).toBe(uploadMessages.notStored);
     const draft = await bucketApi.draft(user);
     expect(draft.counts.total).toBe(0);
     expect(draft.trainingStatus).toBeNull();
@@ -641,7 +647,7 @@ describe('on a bucket that refuses to store', () => {
       created.body.model.id,
       (m) => m.status === 'failed',
     );
-    expect(failed.failureReason).toBe(messages.training.zipUploadFailed);
+    expect(failed.failureReason).toBe(trainingMessages.zipUploadFailed);
     expect(await bucketApi.subscription(user)).toMatchObject({ monthlyFreeTrainingsLeft: 1 });
     expect(keysUnder(user, 'image_zips')).toEqual([]);
   }, 90_000);
@@ -694,6 +700,6 @@ describe("another user's photos and models", () => {
       modelId: 'anything',
     });
     expect(status).toBe(403);
-    expect(body.error?.message).toBe(messages.models.selectProOnly);
+    expect(body.error?.message).toBe(modelsMessages.selectProOnly);
   });
 });

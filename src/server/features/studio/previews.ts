@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
 import { studioEvents, type ModelPreview } from '../../../common/api/studio.ts';
-import type { Gender } from '../../../common/product.ts';
+import type { Gender } from '../../../common/product/training.ts';
 import type {
   GenerationEngine,
   GenerationOutcome,

@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserModel } from '../../../common/api/studio.ts';
-import { messages } from '../../../common/messages.ts';
-import { photos as photoRules } from '../../../common/product.ts';
+import { httpMessages } from '../../../common/messages/http.ts';
+import { trainingMessages } from '../../../common/messages/models.ts';
+import { photos as photoRules } from '../../../common/product/photos.ts';
 import { creditLedger, userModels } from '../../db/schema/index.ts';
 import { startTrainingJob, sweepTrainingsJob } from './jobs.ts';
 import { startFakeReplicate, type FakeReplicate } from '../../../../tests/fakes/replicate-api.ts';
@@ -154,7 +155,7 @@ describe('Replicate training reported by signed webhooks', () => {
     });
     expect(forged.status).toBe(401);
     expect(((await forged.json()) as { error: { message: string } }).error.message).toBe(
-      messages.http.webhookNotVerified,
+      httpMessages.webhookNotVerified,
     );
     await fake.completeTraining(trainingId);
     const message = fake.messages.findLast((m) => m.body.includes(trainingId))!;
@@ -266,7 +267,7 @@ describe('Replicate training without news', () => {
   it('times out, fails with the reason, cancels it at Replicate and refunds once', async () => {
     const { user, model, trainingId } = await startTraining(app, api);
     const failed = await api.modelWhen(user, model.id, (m) => m.status === 'failed', 60_000);
-    expect(failed.failureReason).toBe(messages.training.timedOut);
+    expect(failed.failureReason).toBe(trainingMessages.timedOut);
     // The GPU is not left training for nothing.
     expect(await waitFor(async () => fake.training(trainingId)?.status, Boolean)).toBe('canceled');
     await new Promise((resolve) => setTimeout(resolve, 2500)); // more polls: still one refund
@@ -337,7 +338,7 @@ describe('the sweep of trainings without news', () => {
     expect(row!.reference).toBeNull();
 
     const ended = await sweepUntilEnded(user, modelId);
-    expect(ended).toMatchObject({ status: 'failed', failureReason: messages.training.timedOut });
+    expect(ended).toMatchObject({ status: 'failed', failureReason: trainingMessages.timedOut });
     expect((await api.models(user)).trainingInProgress).toBe(false);
     await expectRefundedOnce(modelId);
     // Later sweeps change nothing.
@@ -353,7 +354,7 @@ describe('the sweep of trainings without news', () => {
   it('cancels at Replicate a training that went silent, fails it and refunds once', async () => {
     const { user, model, trainingId } = await startTraining(app, api);
     const ended = await sweepUntilEnded(user, model.id);
-    expect(ended).toMatchObject({ status: 'failed', failureReason: messages.training.timedOut });
+    expect(ended).toMatchObject({ status: 'failed', failureReason: trainingMessages.timedOut });
     // Cancelled right after the failure is recorded.
     expect(
       await waitFor(

@@ -16,8 +16,10 @@ import {
   uploadPhotoResponseSchema,
   userModelsResponseSchema,
 } from '../../../common/api/studio.ts';
-import { messages } from '../../../common/messages.ts';
-import { photos, rateLimits } from '../../../common/product.ts';
+import { httpMessages } from '../../../common/messages/http.ts';
+import { validationMessages } from '../../../common/messages/studio.ts';
+import { rateLimits } from '../../../common/product/limits.ts';
+import { photos } from '../../../common/product/photos.ts';
 import type { TrainingEngine } from '../../adapters/engine/training-engine.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
@@ -248,7 +250,7 @@ const studioApi: FastifyPluginAsyncZod<StudioRoutesOptions> = async (app, option
 async function refuseOversizedUpload(request: FastifyRequest) {
   const length = Number(request.headers['content-length']);
   if (Number.isFinite(length) && length > maxUploadRequestBytes)
-    throw new AppError('PAYLOAD_TOO_LARGE', messages.validation.reasons.fileTooLarge);
+    throw new AppError('PAYLOAD_TOO_LARGE', validationMessages.reasons.fileTooLarge);
 }
 
 /**
@@ -273,7 +275,7 @@ const trainingWebhookRoute: FastifyPluginAsync<StudioRoutesOptions> = async (app
         query: request.query as Record<string, string | undefined>,
         rawBody,
       });
-      if (!news) throw new AppError('UNAUTHORIZED', messages.http.webhookNotVerified);
+      if (!news) throw new AppError('UNAUTHORIZED', httpMessages.webhookNotVerified);
       const known = await training.webhook(
         news.reference,
         news.state,

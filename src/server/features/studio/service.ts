@@ -11,12 +11,11 @@ import {
   type UserModel,
   type UserModelsResponse,
 } from '../../../common/api/studio.ts';
-import { messages } from '../../../common/messages.ts';
-import {
-  modelName as modelNameRules,
-  type Gender,
-  photos as photoRules,
-} from '../../../common/product.ts';
+import { modelsMessages, trainingMessages } from '../../../common/messages/models.ts';
+import { nameModelMessages, uploadMessages } from '../../../common/messages/studio.ts';
+import { modelName as modelNameRules } from '../../../common/product/limits.ts';
+import { photos as photoRules } from '../../../common/product/photos.ts';
+import type { Gender } from '../../../common/product/training.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
@@ -218,7 +217,7 @@ export function createStudioService(deps: StudioServiceDeps) {
     /** Refuses early (before the body is read) when the draft is already full. */
     async assertRoomForPhoto(userId: string): Promise<void> {
       if ((await countDraftPlaces(db, userId)) >= photoRules.max)
-        throw new AppError('LIMIT_REACHED', messages.upload.tooMany);
+        throw new AppError('LIMIT_REACHED', uploadMessages.tooMany);
     },
 
     /**
@@ -244,12 +243,12 @@ export function createStudioService(deps: StudioServiceDeps) {
           storage.put(thumbnailKey, photo.thumbnail, 'image/webp'),
         ]).catch((error: unknown) => {
           logger.error({ err: error, userId }, 'a training photo could not be stored');
-          throw new AppError('INTERNAL', messages.upload.notStored);
+          throw new AppError('INTERNAL', uploadMessages.notStored);
         });
         const row = await unitOfWork.run(async (tx, afterCommit) => {
           await lockDraft(tx, userId);
           if ((await countDraftPlaces(tx, userId)) >= photoRules.max)
-            throw new AppError('LIMIT_REACHED', messages.upload.tooMany);
+            throw new AppError('LIMIT_REACHED', uploadMessages.tooMany);
           const inserted = await insertPhoto(tx, {
             id,
             userId,
@@ -265,7 +264,7 @@ export function createStudioService(deps: StudioServiceDeps) {
             .send(validatePhotoJob, { photoId: id }, { tx, owner: userId })
             .catch((error: unknown) => {
               logger.error({ err: error, userId }, 'photo validation could not be queued');
-              throw new AppError('INTERNAL', messages.upload.failedToStartValidation);
+              throw new AppError('INTERNAL', uploadMessages.failedToStartValidation);
             });
           afterCommit(() => publishPhotoChanges([{ userId, photoId: id, status: 'pending' }]));
           return inserted;
@@ -285,7 +284,7 @@ export function createStudioService(deps: StudioServiceDeps) {
       await unitOfWork.run(async (tx, afterCommit) => {
         await lockDraft(tx, userId);
         const photo = await findDraftPhoto(tx, userId, photoId);
-        if (!photo) throw new AppError('NOT_FOUND', messages.upload.photoNotFound);
+        if (!photo) throw new AppError('NOT_FOUND', uploadMessages.photoNotFound);
         await deletePhoto(tx, userId, photoId);
         const changes = await settleDraft(tx, userId, deps.similarity);
         afterCommit(() =>
@@ -358,11 +357,11 @@ export function createStudioService(deps: StudioServiceDeps) {
       request: { name: string; gender?: Gender | null | undefined },
     ): Promise<UserModel> {
       const name = request.name.trim();
-      if (!name) throw new AppError('VALIDATION_ERROR', messages.nameModel.nameRequired);
+      if (!name) throw new AppError('VALIDATION_ERROR', nameModelMessages.nameRequired);
       if (name.length > modelNameRules.maxLength)
         throw new AppError(
           'VALIDATION_ERROR',
-          messages.nameModel.nameTooLong(modelNameRules.maxLength),
+          nameModelMessages.nameTooLong(modelNameRules.maxLength),
         );
       const previewPresets = await deps.previews.choose();
       const model = await unitOfWork
@@ -377,16 +376,16 @@ export function createStudioService(deps: StudioServiceDeps) {
           });
           const draft = await lockDraft(tx, userId);
           const gender = request.gender ?? (draft.gender as Gender | null);
-          if (!gender) throw new AppError('VALIDATION_ERROR', messages.nameModel.genderMissing);
+          if (!gender) throw new AppError('VALIDATION_ERROR', nameModelMessages.genderMissing);
           const photos = await listDraftPhotos(tx, userId);
           if (photos.some((photo) => photo.status === 'pending'))
-            throw new AppError('CONFLICT', messages.upload.stillValidating);
+            throw new AppError('CONFLICT', uploadMessages.stillValidating);
           if (photos.some((photo) => photo.status === 'failed'))
-            throw new AppError('VALIDATION_ERROR', messages.upload.someInvalid);
+            throw new AppError('VALIDATION_ERROR', uploadMessages.someInvalid);
           if (photos.length < photoRules.min)
-            throw new AppError('VALIDATION_ERROR', messages.upload.tooFewPassed);
+            throw new AppError('VALIDATION_ERROR', uploadMessages.tooFewPassed);
           if (photos.length > photoRules.max)
-            throw new AppError('VALIDATION_ERROR', messages.upload.tooMany);
+            throw new AppError('VALIDATION_ERROR', uploadMessages.tooMany);
           const inserted = await insertModel(tx, {
             id,
             userId,
@@ -416,7 +415,7 @@ export function createStudioService(deps: StudioServiceDeps) {
           if (error instanceof AppError) throw error;
           // Nothing was spent or recorded (one transaction); the user may simply try again.
           logger.error({ err: error, userId }, 'the model could not be created');
-          throw new AppError('INTERNAL', messages.training.createModelFailed);
+          throw new AppError('INTERNAL', trainingMessages.createModelFailed);
         });
       const previews = await deps.previews.forModels(db, userId, [model.id]);
       return toModel(model, previews.get(model.id));
@@ -427,8 +426,8 @@ export function createStudioService(deps: StudioServiceDeps) {
       await db.transaction(async (tx) => {
         await deps.credits.authorize(tx, userId, 'chooseModel');
         const model = await findModel(tx, userId, modelId);
-        if (!model) throw new AppError('NOT_FOUND', messages.models.notFound);
-        if (model.status !== 'complete') throw new AppError('CONFLICT', messages.models.notReady);
+        if (!model) throw new AppError('NOT_FOUND', modelsMessages.notFound);
+        if (model.status !== 'complete') throw new AppError('CONFLICT', modelsMessages.notReady);
         await setSelectedModel(tx, userId, modelId);
       });
       return this.models(userId);
@@ -438,7 +437,7 @@ export function createStudioService(deps: StudioServiceDeps) {
     async deleteModel(userId: string, modelId: string): Promise<void> {
       await unitOfWork.run(async (tx, afterCommit) => {
         const model = await findModel(tx, userId, modelId);
-        if (!model) throw new AppError('NOT_FOUND', messages.models.notFound);
+        if (!model) throw new AppError('NOT_FOUND', modelsMessages.notFound);
         const photos = await listModelPhotos(tx, modelId);
         const settled = [];
         for (const participant of modelDeletionParticipants)

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserModel } from '../../../common/api/studio.ts';
-import { photos as photoRules } from '../../../common/product.ts';
+import { photos as photoRules } from '../../../common/product/photos.ts';
 import { categories, creditLedger, presets } from '../../db/schema/index.ts';
 import { openEventStream } from '../../../../tests/helpers/event-stream.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { photos } from '../../../common/product.ts';
+import { photos } from '../../../common/product/photos.ts';
 
 // A light garment is cut out against this; anything else against white, as every photo is.
 const darkBackdrop = '#262626';

@@ -8,8 +8,11 @@ import {
   tryOnsQuerySchema,
   tryOnsResponseSchema,
 } from '../../../common/api/tryon.ts';
-import { messages } from '../../../common/messages.ts';
-import { rateLimits, tryOn as tryOnRules } from '../../../common/product.ts';
+import { httpMessages } from '../../../common/messages/http.ts';
+import { validationMessages } from '../../../common/messages/studio.ts';
+import { tryonMessages } from '../../../common/messages/tryon.ts';
+import { rateLimits } from '../../../common/product/limits.ts';
+import { tryOn as tryOnRules } from '../../../common/product/tryon.ts';
 import type { TryOnEngine } from '../../adapters/engine/tryon-engine.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
@@ -66,7 +69,7 @@ const tryOnApi: FastifyPluginAsyncZod<TryOnRoutesOptions> = async (app, options)
       preValidation: async (request) => {
         const length = Number(request.headers['content-length']);
         if (Number.isFinite(length) && length > maxRequestBytes)
-          throw new AppError('PAYLOAD_TOO_LARGE', messages.validation.reasons.fileTooLarge);
+          throw new AppError('PAYLOAD_TOO_LARGE', validationMessages.reasons.fileTooLarge);
       },
       schema: {
         tags,
@@ -157,10 +160,10 @@ const tryOnWebhookRoute: FastifyPluginAsync<TryOnRoutesOptions> = async (app, op
         query: request.query as Record<string, string | undefined>,
         rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
       });
-      if (!id) throw new AppError('UNAUTHORIZED', messages.http.webhookNotVerified);
+      if (!id) throw new AppError('UNAUTHORIZED', httpMessages.webhookNotVerified);
       const outcome = await tryOn.webhook(id);
       // Not a 2xx, so FASHN delivers again (up to 5 times within about 5 minutes).
-      if (outcome === 'early') throw new AppError('UNAVAILABLE', messages.tryon.webhookTooEarly);
+      if (outcome === 'early') throw new AppError('UNAVAILABLE', tryonMessages.webhookTooEarly);
       if (outcome === 'unknown') request.log.warn({ tryOnId: id }, 'webhook for an unknown try-on');
       return reply.send({ received: true });
     },

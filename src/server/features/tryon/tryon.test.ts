@@ -4,8 +4,10 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TryOn } from '../../../common/api/tryon.ts';
-import { messages } from '../../../common/messages.ts';
-import { tryOn as tryOnNumbers } from '../../../common/product.ts';
+import { generationMessages } from '../../../common/messages/generation.ts';
+import { validationMessages } from '../../../common/messages/studio.ts';
+import { tryonMessages } from '../../../common/messages/tryon.ts';
+import { tryOn as tryOnNumbers } from '../../../common/product/tryon.ts';
 import { creditLedger, subscriptions, tryOns } from '../../db/schema/index.ts';
 import { startFakeFashn, type FakeFashn } from '../../../../tests/fakes/fashn-api.ts';
 import { startFakeS3, type FakeS3 } from '../../../../tests/fakes/s3-api.ts';
@@ -175,7 +177,7 @@ describe('the results list', () => {
         personKey: `users/${user.id}/person-uploads/${index}.jpg`,
         garmentKey: `users/${user.id}/garment-uploads/${index}.jpg`,
         status: 'failed',
-        failureReason: messages.tryon.errors.generic,
+        failureReason: tryonMessages.errors.generic,
         // The oldest was made by FASHN, before the setting changed to local.
         engine: index === 0 ? 'fashn' : 'local',
         createdAt: new Date(start + index * 60_000),
@@ -213,9 +215,9 @@ describe('refusals that change nothing', () => {
       'no garment',
       () => [{ name: 'person', file: readFileSync(photoFixtures.personA(2)) }],
       400,
-      messages.tryon.selectBoth,
+      tryonMessages.selectBoth,
     ],
-    ['no person', () => [{ name: 'garment', file: garment }], 400, messages.tryon.selectBoth],
+    ['no person', () => [{ name: 'garment', file: garment }], 400, tryonMessages.selectBoth],
     [
       'a garment that is not an image',
       () => [
@@ -223,7 +225,7 @@ describe('refusals that change nothing', () => {
         { name: 'garment', file: Buffer.from('just some text, named like a picture') },
       ],
       415,
-      messages.validation.reasons.unsupportedType,
+      validationMessages.reasons.unsupportedType,
     ],
     [
       'a garment over 10 MB',
@@ -232,7 +234,7 @@ describe('refusals that change nothing', () => {
         { name: 'garment', file: overTenMegabyteJpeg() },
       ],
       413,
-      messages.validation.reasons.fileTooLarge,
+      validationMessages.reasons.fileTooLarge,
     ],
     [
       "a generation that is not the user's",
@@ -241,7 +243,7 @@ describe('refusals that change nothing', () => {
         { name: 'garment', file: garment },
       ],
       404,
-      messages.generation.detail.notFound,
+      generationMessages.detail.notFound,
     ],
   ];
 
@@ -268,13 +270,13 @@ describe('refusals that change nothing', () => {
     const noGarment = await startTryOn(lapsed, [
       { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
     ]);
-    expect(noGarment.body.error?.message).toBe(messages.tryon.selectBoth);
+    expect(noGarment.body.error?.message).toBe(tryonMessages.selectBoth);
     const { status, body } = await startTryOn(lapsed, [
       { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
       { name: 'garment', file: garment },
     ]);
     expect(status).toBe(402);
-    expect(body.error?.message).toBe(messages.generation.needSubscription);
+    expect(body.error?.message).toBe(generationMessages.needSubscription);
     expect(userFiles(lapsed)).toEqual([]);
     expect(
       await app.deps.database.db.select().from(tryOns).where(eq(tryOns.userId, lapsed.id)),
@@ -289,7 +291,7 @@ describe('refusals that change nothing', () => {
       { name: 'garment', file: garment },
     ]);
     expect(status).toBe(403);
-    expect(body.error?.message).toBe(messages.tryon.proOnly);
+    expect(body.error?.message).toBe(tryonMessages.proOnly);
     expect(userFiles(basic)).toEqual([]);
     expect((await api.subscription(basic)).credits).toBe(50);
   });
@@ -338,7 +340,7 @@ describe('try-on on a bucket that refuses the upload', () => {
       bucketApp,
     );
     expect(started.status).toBe(500);
-    expect(started.body.error?.message).toBe(messages.tryon.personUploadFailed);
+    expect(started.body.error?.message).toBe(tryonMessages.personUploadFailed);
     expect((await apiCaller(bucketApp).subscription(user)).credits).toBe(before);
     expect(await bucketApp.deps.database.db.select().from(tryOns)).toEqual([]);
     expect([...s3.bucket(bucket).keys()].filter((key) => key.includes('-uploads/'))).toEqual([]);
@@ -519,7 +521,7 @@ describe('try-on with FASHN (over real HTTP against its fake)', () => {
   it('maps a runtime error to words and refunds once', async () => {
     const before = (await remoteApi.subscription(user)).credits;
     const failed = await runFailingWith('PoseError');
-    expect(failed).toMatchObject({ status: 'failed', failureReason: messages.tryon.errors.pose });
+    expect(failed).toMatchObject({ status: 'failed', failureReason: tryonMessages.errors.pose });
     expect((await remoteApi.subscription(user)).credits).toBe(before);
     expect(await ledgerReasons(failed.id)).toEqual(['tryon', 'refund']);
 
@@ -536,7 +538,7 @@ describe('try-on with FASHN (over real HTTP against its fake)', () => {
     const blocked = await runFailingWith('ContentModerationError');
     expect(blocked).toMatchObject({
       status: 'blocked',
-      failureReason: messages.tryon.errors.contentModeration,
+      failureReason: tryonMessages.errors.contentModeration,
       resultImageUrl: null,
       downloadUrl: null,
     });
@@ -679,7 +681,7 @@ describe.skipIf(!usesPostgres)(
       for (const tryOn of [neverStarted, stillRunning]) {
         expect(await current(tryOn.id)).toMatchObject({
           status: 'failed',
-          failureReason: messages.tryon.errors.timedOut,
+          failureReason: tryonMessages.errors.timedOut,
           resultImageUrl: null,
         });
         expect(await ledgerReasons(tryOn.id)).toEqual(['tryon', 'refund']);

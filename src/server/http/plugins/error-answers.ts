@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorCode, ErrorResponse } from '../../../common/errors.ts';
-import { messages } from '../../../common/messages.ts';
+import { httpMessages } from '../../../common/messages/http.ts';
 import { AppError } from '../app-error.ts';
 import { appWide } from './app-wide.ts';
 
@@ -12,7 +12,7 @@ export const errorAnswers = appWide('error-answers', async (app) => {
 
 /** The router refuses a malformed URL (`%E0`) before any handler runs; answer in our shape. */
 export const answerMalformedUrl = (_error: unknown, _request: unknown, reply: FastifyReply) =>
-  sendError(reply, 400, 'BAD_REQUEST', messages.http.invalidAddress);
+  sendError(reply, 400, 'BAD_REQUEST', httpMessages.invalidAddress);
 
 export function sendError(reply: FastifyReply, status: number, code: ErrorCode, message: string) {
   const body: ErrorResponse = { error: { code, message } };
@@ -41,7 +41,7 @@ function answerError(
   const status = error.statusCode ?? 500;
   if (status >= 500) {
     request.log.error({ err: error }, 'request failed');
-    return sendError(reply, 500, 'INTERNAL', messages.http.serverError);
+    return sendError(reply, 500, 'INTERNAL', httpMessages.serverError);
   }
   return sendError(reply, status, codeForStatus(status), messageForClientError(error, status));
 }
@@ -70,10 +70,10 @@ function codeForStatus(status: number): ErrorCode {
 }
 
 function messageForClientError(error: FastifyError, status: number): string {
-  if (status === 413) return messages.http.tooLarge;
-  if (status === 415) return messages.http.unsupportedContentType;
+  if (status === 413) return httpMessages.tooLarge;
+  if (status === 415) return httpMessages.unsupportedContentType;
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY')
-    return messages.http.invalidJson;
-  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return messages.http.emptyBody;
+    return httpMessages.invalidJson;
+  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return httpMessages.emptyBody;
   return error.message;
 }

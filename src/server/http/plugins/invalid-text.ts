@@ -1,4 +1,4 @@
-import { messages } from '../../../common/messages.ts';
+import { httpMessages } from '../../../common/messages/http.ts';
 import { AppError } from '../app-error.ts';
 import { appWide } from './app-wide.ts';
 
@@ -13,7 +13,7 @@ export const refuseInvalidText = appWide('invalid-text', async (app) => {
       hasInvalidText(request.query) ||
       hasInvalidText(request.params)
     )
-      throw new AppError('BAD_REQUEST', messages.http.invalidText);
+      throw new AppError('BAD_REQUEST', httpMessages.invalidText);
   });
 });
 

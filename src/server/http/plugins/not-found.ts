@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
-import { messages } from '../../../common/messages.ts';
+import { httpMessages } from '../../../common/messages/http.ts';
 import { sendError } from './error-answers.ts';
 import { appWide } from './app-wide.ts';
 import { sendWebAppPage, type WebBuild } from './web-app.ts';
@@ -40,7 +40,7 @@ export const notFound = appWide(
           reply,
           405,
           'METHOD_NOT_ALLOWED',
-          messages.http.methodNotAllowed(request.method),
+          httpMessages.methodNotAllowed(request.method),
         );
       }
       return nothingHere(request, reply);
@@ -50,4 +50,4 @@ export const notFound = appWide(
 
 /** A plain 404 in our wire shape (a worker's listener, which has no web app and no 405). */
 export const nothingHere = (_request: FastifyRequest, reply: FastifyReply) =>
-  sendError(reply, 404, 'NOT_FOUND', messages.http.nothingHere);
+  sendError(reply, 404, 'NOT_FOUND', httpMessages.nothingHere);

@@ -1,4 +1,4 @@
-import { messages } from '../../../common/messages.ts';
+import { authMessages } from '../../../common/messages/auth.ts';
 import { AppError } from '../app-error.ts';
 import { appWide } from './app-wide.ts';
 
@@ -24,7 +24,7 @@ export const originCheck = appWide(
       const origin = request.headers.origin;
       const fetchSite = request.headers['sec-fetch-site'];
       if ((origin && !trustedOrigins.includes(origin)) || fetchSite === 'cross-site') {
-        throw new AppError('FORBIDDEN', messages.auth.crossSiteRefused);
+        throw new AppError('FORBIDDEN', authMessages.crossSiteRefused);
       }
     });
   },

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
-import { messages } from '../../../common/messages.ts';
+import { httpMessages } from '../../../common/messages/http.ts';
 import { createHttpRateLimitStore } from '../../rate-limits/http-rate-limit-store.ts';
 import type { RateLimiter } from '../../rate-limits/rate-limiter.ts';
 import { AppError } from '../app-error.ts';
@@ -29,7 +29,7 @@ export const rateLimits = appWide(
       // A limit that cannot be counted (database down) lets the request through; the request
       // itself then fails or succeeds on its own.
       skipOnError: true,
-      errorResponseBuilder: () => new AppError('RATE_LIMITED', messages.http.tooManyRequests),
+      errorResponseBuilder: () => new AppError('RATE_LIMITED', httpMessages.tooManyRequests),
     });
   },
 );
