@@ -268,8 +268,13 @@ describe('Replicate training without news', () => {
     const { user, model, trainingId } = await startTraining(app, api);
     const failed = await api.modelWhen(user, model.id, (m) => m.status === 'failed', 60_000);
     expect(failed.failureReason).toBe(trainingMessages.timedOut);
-    // The GPU is not left training for nothing.
-    expect(await waitFor(async () => fake.training(trainingId)?.status, Boolean)).toBe('canceled');
+    // The GPU is not left training for nothing: cancelled there just after the failure commits.
+    expect(
+      await waitFor(
+        async () => fake.training(trainingId)?.status,
+        (status) => status === 'canceled',
+      ),
+    ).toBe('canceled');
     await new Promise((resolve) => setTimeout(resolve, 2500)); // more polls: still one refund
     expect(await ledgerOf(app, model.id)).toEqual([
       { reason: 'training', delta: 0, free: -1 },
