@@ -3,8 +3,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { metrics } from '../../observability/metrics.ts';
 import sharp from 'sharp';
 import { generationEvents } from '../../../common/api/generation.ts';
-import { messages } from '../../../common/messages.ts';
-import { identity, type Gender } from '../../../common/product.ts';
+import { catalogMessages } from '../../../common/messages/catalog.ts';
+import { generationMessages } from '../../../common/messages/generation.ts';
+import { modelsMessages } from '../../../common/messages/models.ts';
+import { identity } from '../../../common/product/identity.ts';
+import type { Gender } from '../../../common/product/training.ts';
 import { EngineError } from '../../adapters/engine/training-engine.ts';
 import {
   type GenerationEngine,
@@ -15,6 +18,7 @@ import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database } from '../../db/client.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { classifyNsfw, profileSimilarity } from '../../images/analysis.ts';
+import { countEngineError, createEngineJobs, type EndingFiles } from '../../jobs/engine-job.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import type { Credits } from '../billing/credits.ts';
 import type { Costs } from '../costs/service.ts';
@@ -68,9 +72,11 @@ const hdSourceUrlTtlSeconds = 900;
 /** How long the sweep waits for a provider to say how one job went (and to hand over its image). */
 const reconcileTimeoutMs = 60_000;
 
-type Ending =
-  | { status: 'complete'; image?: StoredResult; likenessRefunded?: boolean }
-  | { status: 'failed'; reason: string };
+/** How a generation ends; `reference`: the provider's job it ended with, when it names one. */
+type Ending = { reference?: string | null } & (
+  | { status: 'complete'; image?: StoredResult; likenessRefunded?: boolean; blocked?: boolean }
+  | { status: 'failed'; reason: string }
+);
 
 interface StoredResult {
   imageKey: string;
@@ -78,6 +84,11 @@ interface StoredResult {
   width: number;
   height: number;
   likeness: number | null;
+}
+
+/** A stored picture's files (none without one). */
+function fileKeys(result: StoredResult | null): string[] {
+  return result ? [result.imageKey, result.thumbnailKey] : [];
 }
 
 /** Below the re-roll threshold: the face measures as someone else's (null: not measured). */
@@ -110,7 +121,7 @@ function heldResult(row: GenerationRow): StoredResult | null {
  * credit is refunded and the picture says so.
  */
 export function createGenerationWorker(deps: GenerationWorkerDeps) {
-  const { db, unitOfWork, storage, events, engine, faces, sources, logger } = deps;
+  const { db, storage, events, engine, faces, sources, logger } = deps;
   metrics.likenessRerollThreshold.set(identity.rerollBelowSimilarity);
   metrics.likenessRerollsAllowed.set(deps.likenessRerolls);
 
@@ -123,43 +134,76 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
       .catch((error: unknown) => logger.warn({ err: error }, 'generation event not published'));
   }
 
-  async function end(
-    generationId: string,
-    ending: Ending,
-    extra: { blocked?: boolean; reference?: string | null } = {},
-  ) {
-    return unitOfWork.run(async (tx, afterCommit) => {
-      const row = await lockGenerationById(tx, generationId);
-      if (!row || row.status !== 'processing') return false;
-      const refunded = ending.status === 'complete' && ending.likenessRefunded === true;
-      const updated = (await updateGeneration(tx, generationId, {
+  const jobs = createEngineJobs<
+    GenerationRow,
+    Ending,
+    { model: ModelRow; outcome: GenerationOutcome }
+  >(deps, {
+    name: 'generation',
+    idField: 'generationId',
+    engine: engine.name,
+    lock: lockGenerationById,
+    isOpen: (row) => row.status === 'processing',
+    write: async (tx, row, ending) =>
+      (await updateGeneration(tx, row.id, {
         status: ending.status,
         completedAt: new Date(),
-        engineReference: extra.reference ?? row.engineReference,
+        engineReference: ending.reference ?? row.engineReference,
         ...(ending.status === 'failed'
           ? { failureReason: ending.reason }
           : {
-              hasNsfwContent: extra.blocked ?? false,
-              likenessRefunded: refunded,
+              hasNsfwContent: ending.blocked ?? false,
+              likenessRefunded: ending.likenessRefunded ?? false,
               ...(ending.image ?? {}),
             }),
-      }))!;
-      if (ending.status === 'failed' || refunded)
-        await deps.credits.refund(tx, row.userId, generationReference(row.id));
-      const job = row.bulkJobId
+      }))!,
+    refunds: (ending) => ending.status === 'failed' || ending.likenessRefunded === true,
+    refundReference: generationReference,
+    publish,
+    async alongside(tx, ended, ending, afterCommit) {
+      const job = ended.bulkJobId
         ? await countBulkOutcome(
             tx,
-            row.bulkJobId,
+            ended.bulkJobId,
             ending.status === 'failed' ? 'failed' : 'completed',
           )
         : undefined;
       afterCommit(async () => {
-        if (refunded) metrics.likenessRefunds.inc({ engine: engine.name });
-        await publish(updated);
+        if (ending.status === 'complete' && ending.likenessRefunded)
+          metrics.likenessRefunds.inc({ engine: engine.name });
         if (job) await publishBulkJobUpdated(events, logger, job);
       });
-      return true;
-    });
+    },
+    stale: quietGenerations,
+    staleAfterMinutes: deps.staleAfterMinutes,
+    // Still billing at the provider, or may be: no one will collect it now.
+    cancel: async (row) => {
+      if (row.engineReference) await engine.jobs?.cancel(row.engineReference);
+    },
+    reconciliation: {
+      /** A finished provider job of a generation whose model is still there; the sweep collects it. */
+      async ask(row) {
+        if (!row.engineReference || !engine.jobs) return undefined;
+        const model = await sources.modelById(row.userModelId);
+        if (!model) return undefined;
+        const outcome = await engine.jobs.check(
+          row.engineReference,
+          AbortSignal.timeout(reconcileTimeoutMs),
+        );
+        return outcome && { model, outcome };
+      },
+      // The sweep makes no new try: a picture below the bar ends as it is.
+      take: async (row, { model, outcome }) =>
+        (await conclude(row, model, outcome, AbortSignal.timeout(reconcileTimeoutMs), false)) ===
+        true
+          ? 'ended'
+          : 'already ended',
+      givenUp: (row) => givenUp(row, generationMessages.timedOut),
+    },
+  });
+
+  async function end(generationId: string, ending: Ending, files?: EndingFiles) {
+    return (await jobs.end(generationId, ending, files)) !== undefined;
   }
 
   /**
@@ -222,9 +266,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
   }
 
   async function deleteFiles(result: StoredResult | null) {
-    if (!result) return;
-    for (const key of [result.imageKey, result.thumbnailKey])
-      await storage.delete(key).catch(() => {});
+    for (const key of fileKeys(result)) await storage.delete(key).catch(() => {});
   }
 
   /**
@@ -275,38 +317,45 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
         { err: error, generationId: row.id },
         'the picture was not made HD: kept as made',
       );
-      metrics.engineErrors.inc({
-        engine: engine.name,
-        operation: 'upscale',
-        kind: error instanceof EngineError && !error.transient ? 'final' : 'transient',
-      });
+      countEngineError(engine.name, 'upscale', error);
       await storage.delete(hdKey).catch(() => {});
       return kept;
     }
   }
 
   /**
-   * Ends the generation complete with `kept`, in HD when it can be (`inHd`); the file it
-   * replaces (or, when the generation ended meanwhile, the HD file) is deleted.
+   * Ends the generation complete with `kept`, in HD when it can be (`inHd`). `kept` is `made` by
+   * this attempt or held by the row; `superseded`, the row's picture it replaces, goes after the
+   * commit. When the generation ended meanwhile, what this attempt wrote goes instead.
    */
   async function completeWith(
     row: GenerationRow,
     kept: StoredResult,
-    likenessRefunded: boolean,
-    reference: string | null,
-    signal: AbortSignal,
+    how: {
+      likenessRefunded: boolean;
+      reference: string | null;
+      signal: AbortSignal;
+      made: boolean;
+      superseded?: StoredResult | null;
+    },
   ): Promise<boolean> {
-    const shown = await inHd(row, kept, signal);
+    const shown = await inHd(row, kept, how.signal);
     // The original goes before the generation ends: a worker stopped in between leaves only the
     // HD file, which the job's retry finds and uses, never an original nobody points at.
     if (shown !== kept) await storage.delete(kept.imageKey).catch(() => {});
-    const ended = await end(
+    return end(
       row.id,
-      { status: 'complete', image: shown, likenessRefunded },
-      { reference },
+      {
+        status: 'complete',
+        image: shown,
+        likenessRefunded: how.likenessRefunded,
+        reference: how.reference,
+      },
+      {
+        written: how.made ? fileKeys(shown) : shown !== kept ? [shown.imageKey] : [],
+        superseded: fileKeys(how.superseded ?? null),
+      },
     );
-    if (!ended && shown !== kept) await storage.delete(shown.imageKey).catch(() => {});
-    return ended;
   }
 
   /**
@@ -319,10 +368,8 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     kept: StoredResult,
     dropped: StoredResult | null,
   ): Promise<boolean> {
-    return unitOfWork.run(async (tx, afterCommit) => {
-      const locked = await lockGenerationById(tx, row.id);
-      if (locked?.status !== 'processing' || locked.likenessRerolls !== row.likenessRerolls)
-        return false;
+    const holding = await jobs.whileOpen(row.id, async (tx, locked, afterCommit) => {
+      if (locked.likenessRerolls !== row.likenessRerolls) return false;
       await updateGeneration(tx, row.id, {
         ...kept,
         likenessRerolls: row.likenessRerolls + 1,
@@ -332,6 +379,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
       afterCommit(() => deleteFiles(dropped));
       return true;
     });
+    return holding === true;
   }
 
   /**
@@ -365,19 +413,24 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     if (outcome.status !== 'succeeded' && held) {
       // A re-roll that failed or was blocked: the user keeps the picture held, below the bar.
       logger.warn({ generationId: row.id, outcome: outcome.status }, 'a likeness re-roll failed');
-      return completeWith(row, held, true, outcome.reference, signal);
+      return completeWith(row, held, {
+        likenessRefunded: true,
+        reference: outcome.reference,
+        signal,
+        made: false,
+      });
     }
     if (outcome.status === 'failed') {
       if (!outcome.reason)
         logger.warn({ generationId: row.id, error: outcome.error }, 'engine failed the generation');
-      return end(
-        row.id,
-        { status: 'failed', reason: outcome.reason ?? messages.generation.failed },
-        { reference: outcome.reference },
-      );
+      return end(row.id, {
+        status: 'failed',
+        reason: outcome.reason ?? generationMessages.failed,
+        reference: outcome.reference,
+      });
     }
     if (outcome.status === 'blocked')
-      return end(row.id, { status: 'complete' }, { blocked: true, reference: outcome.reference });
+      return end(row.id, { status: 'complete', blocked: true, reference: outcome.reference });
     const stored = await store(row, model, outcome.image.bytes);
     metrics.likenessChecks.inc({
       engine: engine.name,
@@ -407,60 +460,39 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
       );
       return 'reroll';
     }
-    const ended = await completeWith(row, kept, belowBar, outcome.reference, signal);
-    // Ended meanwhile (swept, deleted): the new picture, if kept, is not anyone's.
-    await deleteFiles(ended ? dropped : kept === stored ? stored : null);
-    return ended;
+    return completeWith(row, kept, {
+      likenessRefunded: belowBar,
+      reference: outcome.reference,
+      signal,
+      made: kept === stored,
+      superseded: dropped,
+    });
   }
 
   /**
-   * A generation without news for too long (its worker died): the provider is asked how its job
-   * went, and the generation ends as it did. A job still running, or one the provider (or our
-   * storage) cannot settle, is canceled there and the generation failed and refunded.
+   * The ending of a generation nobody will collect: a re-roll that never came back leaves the user
+   * the picture held (below the bar, refunded); otherwise it fails with `reason` and a refund.
    */
-  async function reconcile(row: GenerationRow): Promise<boolean> {
-    const reference = row.engineReference;
+  function givenUp(row: GenerationRow, reason: string): Ending {
     const held = heldResult(row);
-    if (reference && engine.jobs) {
-      const model = await sources.modelById(row.userModelId);
-      try {
-        const outcome = model
-          ? await engine.jobs.check(reference, AbortSignal.timeout(reconcileTimeoutMs))
-          : undefined;
-        // The sweep makes no new try: a picture below the bar ends as it is.
-        if (outcome && model)
-          return (
-            (await conclude(
-              row,
-              model,
-              outcome,
-              AbortSignal.timeout(reconcileTimeoutMs),
-              false,
-            )) === true
-          );
-      } catch (error) {
-        logger.warn({ err: error, generationId: row.id }, 'engine could not say how a job went');
-      }
-      await engine.jobs.cancel(reference);
-    }
-    // A re-roll that never came back: the user keeps the picture held.
-    if (held) return end(row.id, { status: 'complete', image: held, likenessRefunded: true });
-    return end(row.id, { status: 'failed', reason: messages.generation.timedOut });
+    return held
+      ? { status: 'complete', image: held, likenessRefunded: true }
+      : { status: 'failed', reason };
   }
 
   /** One picture of the generation, concluded; 'reroll' when it is to be made again. */
   async function makePicture(
     generationId: string,
     job: { isLastAttempt: boolean; signal: AbortSignal },
-  ): Promise<boolean | 'reroll' | undefined> {
+  ): Promise<boolean | 'reroll' | void> {
     const row = await findGenerationById(db, generationId);
     if (!row || row.status !== 'processing') return;
     const model = await sources.modelById(row.userModelId);
     if (!model?.weights)
-      return end(generationId, { status: 'failed', reason: messages.models.notReady });
+      return end(generationId, { status: 'failed', reason: modelsMessages.notReady });
     const request = await promptAndPreset(row, model);
     if (!request)
-      return end(generationId, { status: 'failed', reason: messages.catalog.modelNotFound });
+      return end(generationId, { status: 'failed', reason: catalogMessages.modelNotFound });
     await heard(generationId);
     let outcome: GenerationOutcome;
     try {
@@ -487,27 +519,16 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
               (reference) => heard(generationId, { engineReference: reference }),
             );
     } catch (error) {
-      const transient = !(error instanceof EngineError) || error.transient;
       logger.warn({ err: error, generationId }, 'engine call failed');
-      metrics.engineErrors.inc({
-        engine: engine.name,
+      return jobs.attemptFailed(error, {
         operation: 'generate',
-        kind: transient ? 'transient' : 'final',
-      });
-      if (transient && !job.isLastAttempt) {
+        isLastAttempt: job.isLastAttempt,
         // Back in the queue: waiting there for its retry is not "no news".
-        await updateGeneration(db, generationId, { heardAt: null });
-        throw error;
-      }
-      // No attempt is left to collect the provider's job: it should stop billing.
-      const reference = (await findGenerationById(db, generationId))?.engineReference;
-      if (reference) await engine.jobs?.cancel(reference);
-      // A re-roll's failure: the user keeps the picture held, below the bar.
-      const held = heldResult(row);
-      if (held)
-        return end(generationId, { status: 'complete', image: held, likenessRefunded: true });
-      // The provider's own words stay in the log; the user gets ours.
-      return end(generationId, { status: 'failed', reason: messages.generation.failed });
+        beforeRetry: () => updateGeneration(db, generationId, { heardAt: null }),
+        // No attempt is left to collect the provider's job: it is stopped there. The provider's
+        // own words stay in the log; the user gets ours.
+        end: () => jobs.giveUp(generationId, givenUp(row, generationMessages.failed)),
+      });
     }
     return conclude(row, model, outcome, job.signal);
   }
@@ -518,13 +539,10 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
       while ((await makePicture(generationId, job)) === 'reroll');
     },
 
-    /** Reconciles generations without news for too long (see `reconcile`). */
-    async sweep(): Promise<number> {
-      const before = new Date(Date.now() - deps.staleAfterMinutes * 60_000);
-      let ended = 0;
-      for (const row of await quietGenerations(db, before)) if (await reconcile(row)) ended += 1;
-      if (ended > 0) logger.warn({ ended }, 'generations without news reconciled');
-      return ended;
-    },
+    /**
+     * Reconciles generations without news for too long (their worker died): each is collected
+     * from the provider when its job ended there, otherwise canceled there, failed and refunded.
+     */
+    sweep: jobs.sweep,
   };
 }

@@ -298,9 +298,9 @@ export async function updateModelIn(
 }
 
 /** Models still pending or training whose last news (else start, else creation) is older than this. */
-export async function staleTrainingModelIds(tx: Executor, before: Date): Promise<string[]> {
-  const rows = await tx
-    .select({ id: userModels.id })
+export async function staleTrainingModels(tx: Executor, before: Date): Promise<ModelRow[]> {
+  return tx
+    .select()
     .from(userModels)
     .where(
       and(
@@ -308,7 +308,6 @@ export async function staleTrainingModelIds(tx: Executor, before: Date): Promise
         sql`coalesce(${userModels.lastNewsAt}, ${userModels.trainingStartedAt}, ${userModels.createdAt}) < ${before.toISOString()}::timestamptz`,
       ),
     );
-  return rows.map((row) => row.id);
 }
 
 export async function deleteModel(tx: Executor, userId: string, modelId: string): Promise<void> {

@@ -1,14 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { metrics } from '../../observability/metrics.ts';
 import sharp from 'sharp';
-import { messages } from '../../../common/messages.ts';
-import {
-  type Gender,
-  photos as photoRules,
-  routes,
-  storage as storageRules,
-  training,
-} from '../../../common/product.ts';
+import { emailMessages } from '../../../common/messages/email.ts';
+import { trainingMessages } from '../../../common/messages/models.ts';
+import { storage as storageRules } from '../../../common/product/limits.ts';
+import { photos as photoRules } from '../../../common/product/photos.ts';
+import { routes } from '../../../common/product/routes.ts';
+import { training, type Gender } from '../../../common/product/training.ts';
 import {
   EngineError,
   type TrainingEngine,
@@ -20,6 +17,7 @@ import type { PhotoFace } from '../../db/schema/studio.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { meanDescriptor } from '../../images/analysis.ts';
 import { primaryFace } from '../../images/photo-checks.ts';
+import { createEngineJobs, type Settlement } from '../../jobs/engine-job.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { zipStoredFiles } from '../../lib/zip-stream.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
@@ -34,7 +32,7 @@ import {
   listModelPhotos,
   lockModelById,
   syncTrainingInProgress,
-  staleTrainingModelIds,
+  staleTrainingModels,
   updateModel,
   updateModelIn,
   userEmailOf,
@@ -76,6 +74,9 @@ const maxStartDeferrals = startTrainingJob.retry.retryLimit;
 /** Model ids are UUIDs; a webhook URL's `model` is read only when it looks like one. */
 const modelIdPattern = /^[0-9a-f-]{36}$/i;
 
+/** What the engine says of a training that has ended. */
+type EndedState = TrainingState & { status: 'succeeded' | 'failed' };
+
 /** The reference of everything a model's training spends (and its refund). */
 export const trainingReference = (modelId: string) => `model:${modelId}`;
 
@@ -86,21 +87,17 @@ export const trainingReference = (modelId: string) => `model:${modelId}`;
 export function createTraining(deps: TrainingDeps) {
   const { db, storage, queue, engine, faces, logger } = deps;
 
-  /**
-   * Ends a training once; later news (webhook replays, polls) changes nothing. Answers the ended
-   * model, or undefined when it had ended already or is gone.
-   */
-  async function finish(
-    modelId: string,
-    state: TrainingState & { status: 'succeeded' | 'failed' },
-  ): Promise<ModelRow | undefined> {
-    return deps.unitOfWork.run(async (tx, afterCommit) => {
-      const model = await lockModelById(tx, modelId);
-      if (!model || model.status === 'complete' || model.status === 'failed') return undefined;
+  const jobs = createEngineJobs<ModelRow, EndedState, TrainingState>(deps, {
+    name: 'training',
+    idField: 'modelId',
+    engine: engine.name,
+    lock: lockModelById,
+    isOpen: inProgress,
+    write: async (tx, model, state) => {
       const now = new Date();
       const updated =
         state.status === 'succeeded'
-          ? await updateModel(tx, modelId, {
+          ? await updateModel(tx, model.id, {
               status: 'complete',
               weights: state.weights,
               progress: 100,
@@ -108,22 +105,50 @@ export function createTraining(deps: TrainingDeps) {
               lastNewsAt: now,
               failureReason: null,
             })
-          : await updateModel(tx, modelId, {
+          : await updateModel(tx, model.id, {
               status: 'failed',
               failureReason: state.error,
               progress: null,
               completedAt: now,
               lastNewsAt: now,
             });
-      if (state.status === 'failed')
-        await deps.credits.refund(tx, model.userId, trainingReference(modelId));
+      return updated!;
+    },
+    refunds: (state) => state.status === 'failed',
+    refundReference: trainingReference,
+    publish: deps.publishModel,
+    async alongside(tx, model) {
       await syncTrainingInProgress(tx, model.userId);
-      await sendOutcomeEmail(tx, updated!);
-      await scheduleTrainingFileDeletion(tx, updated!);
-      afterCommit(() => deps.publishModel(updated!));
-      return updated;
-    });
-  }
+      await sendOutcomeEmail(tx, model);
+      await scheduleTrainingFileDeletion(tx, model);
+    },
+    stale: staleTrainingModels,
+    staleAfterMinutes: deps.timeoutMinutes,
+    // Failed first (`giveUp`), so the engine's news of the cancel finds it ended with our reason;
+    // no GPU time is paid for a result nobody will take.
+    cancel: async (model) => {
+      if (model.engineReference && model.engine === engine.name)
+        await cancelAtEngine(
+          model.engineReference,
+          model.id,
+          'cancelled a training that timed out',
+        );
+    },
+    reconciliation: {
+      // A training the engine has (its webhook may have been lost) is asked about.
+      ask: async (model) =>
+        model.engineReference && model.engine === engine.name
+          ? engine.status(model.engineReference)
+          : undefined,
+      take: takeNews,
+      // No news for the timeout, whatever left it so (a crashed worker, a lost job): given up.
+      async hasTime(model) {
+        const current = await findModelById(db, model.id);
+        return current !== undefined && inProgress(current) && !timedOut(current);
+      },
+      givenUp: () => ({ status: 'failed', error: trainingMessages.timedOut }),
+    },
+  });
 
   async function sendOutcomeEmail(tx: Executor, model: ModelRow): Promise<void> {
     const to = await userEmailOf(tx, model.userId);
@@ -132,20 +157,20 @@ export function createTraining(deps: TrainingDeps) {
     const mail =
       model.status === 'complete'
         ? {
-            subject: messages.email.trainingCompleteSubject(model.name),
-            text: messages.email.trainingCompleteBody(model.name, url),
+            subject: emailMessages.trainingCompleteSubject(model.name),
+            text: emailMessages.trainingCompleteBody(model.name, url),
           }
         : {
-            subject: messages.email.trainingFailedSubject(model.name),
-            text: messages.email.trainingFailedBody(
+            subject: emailMessages.trainingFailedSubject(model.name),
+            text: emailMessages.trainingFailedBody(
               model.name,
-              model.failureReason ?? messages.training.startFailed,
+              model.failureReason ?? trainingMessages.startFailed,
               url,
             ),
           };
     await queue.send(
       sendEmailJob,
-      { to, subject: mail.subject, text: `${mail.text}\n\n${messages.email.footer}` },
+      { to, subject: mail.subject, text: `${mail.text}\n\n${emailMessages.footer}` },
       { tx },
     );
   }
@@ -173,8 +198,9 @@ export function createTraining(deps: TrainingDeps) {
       );
   }
 
+  /** Ends a training failed, refunded; later news (webhook replays, polls) changes nothing. */
   async function fail(modelId: string, reason: string): Promise<ModelRow | undefined> {
-    return finish(modelId, { status: 'failed', error: reason });
+    return jobs.end(modelId, { status: 'failed', error: reason });
   }
 
   /** Stops a training at the engine; one that cannot be told is logged (it has ended here). */
@@ -186,39 +212,6 @@ export function createTraining(deps: TrainingDeps) {
     } catch (error) {
       logger.error({ err: error, modelId, reference }, `${why}: the engine could not be told`);
     }
-  }
-
-  /**
-   * Gives up a training without news for too long: fails and refunds it, then cancels it at the
-   * engine (in that order, so the engine's news of the cancel finds it ended with this reason),
-   * so no GPU time is paid for a result nobody will take.
-   */
-  async function expire(model: ModelRow): Promise<void> {
-    const ended = await fail(model.id, messages.training.timedOut);
-    if (ended && model.engineReference && model.engine === engine.name)
-      await cancelAtEngine(model.engineReference, model.id, 'cancelled a training that timed out');
-  }
-
-  /**
-   * Asks the engine about a training it has (a lost webhook), then gives the training up if no
-   * news came for the timeout, whatever left it so (a crashed worker, a lost job). Answers
-   * whether it is still going.
-   */
-  async function reconcile(modelId: string): Promise<boolean> {
-    const model = await findModelById(db, modelId);
-    if (!model || !inProgress(model)) return false;
-    if (model.engineReference && model.engine === engine.name) {
-      try {
-        await takeNews(model, await engine.status(model.engineReference));
-      } catch (error) {
-        logger.warn({ err: error, modelId }, 'training status could not be read; will ask again');
-      }
-    }
-    const after = await findModelById(db, modelId);
-    if (!after || !inProgress(after)) return false;
-    if (!timedOut(after)) return true;
-    await expire(after);
-    return false;
   }
 
   /**
@@ -257,17 +250,20 @@ export function createTraining(deps: TrainingDeps) {
     await cancelAtEngine(reference, modelId, 'cancelled a duplicate training');
   }
 
-  async function takeNews(model: ModelRow, state: TrainingState): Promise<void> {
-    if (state.status !== 'running') return void (await finish(model.id, state));
+  /** The engine's news of a training: its ending, or progress that keeps it open. */
+  async function takeNews(model: ModelRow, state: TrainingState): Promise<Settlement> {
+    if (state.status !== 'running')
+      return (await jobs.end(model.id, state)) ? 'ended' : 'already ended';
     const progress = state.progress === undefined ? model.progress : Math.round(state.progress);
     // Only a change is news: an engine answering "still running" again does not hold off the
     // timeout, a training that keeps moving is never cut short by it.
-    if (progress === model.progress) return;
+    if (progress === model.progress) return 'open';
     const updated = await updateModelIn(db, model.id, ['training'], {
       progress,
       lastNewsAt: new Date(),
     });
     if (updated) await deps.publishModel(updated);
+    return 'open';
   }
 
   async function scheduleCheck(modelId: string): Promise<void> {
@@ -319,19 +315,19 @@ export function createTraining(deps: TrainingDeps) {
       if (model.engineReference) return scheduleCheck(modelId);
       const photos = (await listModelPhotos(db, modelId)).filter((p) => p.status === 'passed');
       if (photos.length === 0)
-        return void (await fail(modelId, messages.training.noValidatedImages));
+        return void (await fail(modelId, trainingMessages.noValidatedImages));
       if (photos.length < photoRules.min)
-        return void (await fail(modelId, messages.training.notEnoughImages));
+        return void (await fail(modelId, trainingMessages.notEnoughImages));
       const zipKey =
         model.zipKey ?? userStorageKey(model.userId, 'image_zips', `${Date.now()}_images.zip`);
       // What the user is told if this step keeps failing until the last attempt.
-      let reason: string = messages.training.zipUploadFailed;
+      let reason: string = trainingMessages.zipUploadFailed;
       try {
         // Recorded before the file exists, so a deletion of the model meanwhile removes it too.
         if (!model.zipKey && !(await updateModelIn(db, modelId, ['pending'], { zipKey }))) return;
         // Built again on each attempt: a failed upload may have left part of it.
         await storeZip(storage, zipKey, photos);
-        reason = messages.training.prepareFailed;
+        reason = trainingMessages.prepareFailed;
         const featuredImageKey =
           model.featuredImageKey ?? (await storeFeaturedImage(storage, model, photos));
         const faceEmbeddingGrey = model.faceEmbeddingGrey ?? (await greyProfileOf(modelId, photos));
@@ -346,7 +342,7 @@ export function createTraining(deps: TrainingDeps) {
         });
         if (!started) return abandon(model, { zipKey });
         await deps.publishModel(started);
-        reason = messages.training.startFailed;
+        reason = trainingMessages.startFailed;
         // Local storage signs paths on this site; an engine elsewhere needs the whole address.
         const zipUrl = new URL(
           await storage.signedUrl(zipKey, { expiresIn: storageRules.trainingZipUrlTtlSeconds }),
@@ -386,31 +382,30 @@ export function createTraining(deps: TrainingDeps) {
         if (result.state) await takeNews(withReference, result.state);
         else await scheduleCheck(modelId);
       } catch (error) {
-        const zipping = error instanceof ZippingError;
-        const transient = !zipping && (!(error instanceof EngineError) || error.transient);
         logger.error({ err: error, modelId }, 'training could not start');
-        metrics.engineErrors.inc({
-          engine: engine.name,
-          operation: 'train',
-          kind: transient ? 'transient' : 'final',
-        });
-        // Put back to pending so the retry starts again from a clean state.
+        const zipping = error instanceof ZippingError;
         const retryAfter = error instanceof EngineError ? error.retryAfterSeconds : undefined;
-        if (retryAfter !== undefined && attempt.deferrals < maxStartDeferrals) {
+        // Put back to pending so the next try starts again from a clean state.
+        const backToPending = () => updateModelIn(db, modelId, ['training'], { status: 'pending' });
+        await jobs.attemptFailed(error, {
+          operation: 'train',
+          isLastAttempt: attempt.lastAttempt,
+          // Reading a photo into the zip failed: retrying will not help.
+          final: zipping,
           // The engine said when to come back: a new start job then, without using up retries.
-          await updateModelIn(db, modelId, ['training'], { status: 'pending' });
-          await queue.send(
-            startTrainingJob,
-            { modelId, deferrals: attempt.deferrals + 1 },
-            { startAfterSeconds: Math.max(1, Math.ceil(retryAfter)) },
-          );
-          return;
-        }
-        if (transient && !attempt.lastAttempt) {
-          await updateModelIn(db, modelId, ['training'], { status: 'pending' });
-          throw error;
-        }
-        await fail(modelId, zipping ? messages.training.zippingFailed : reason);
+          async defer() {
+            if (retryAfter === undefined || attempt.deferrals >= maxStartDeferrals) return false;
+            await backToPending();
+            await queue.send(
+              startTrainingJob,
+              { modelId, deferrals: attempt.deferrals + 1 },
+              { startAfterSeconds: Math.max(1, Math.ceil(retryAfter)) },
+            );
+            return true;
+          },
+          beforeRetry: backToPending,
+          end: () => fail(modelId, zipping ? trainingMessages.zippingFailed : reason),
+        });
       }
     },
 
@@ -418,7 +413,10 @@ export function createTraining(deps: TrainingDeps) {
     async check(modelId: string): Promise<void> {
       let going: boolean;
       try {
-        going = await reconcile(modelId);
+        const model = await findModelById(db, modelId);
+        // A training the engine has is asked about (a lost webhook); one without news for the
+        // timeout, whatever left it so, is given up.
+        going = model !== undefined && (await jobs.reconcile(model)) === 'open';
       } catch (error) {
         // A database hiccup must not end the chain of polls: ask again later (if even sending
         // that fails, the job is retried; the sweep is the last resort).
@@ -433,19 +431,7 @@ export function createTraining(deps: TrainingDeps) {
      * engine's answer or failed, cancelled at the engine and refunded once, even one whose start
      * died before the engine's reference was saved.
      */
-    async sweep(): Promise<number> {
-      const before = new Date(Date.now() - deps.timeoutMinutes * 60_000);
-      let settled = 0;
-      for (const modelId of await staleTrainingModelIds(db, before)) {
-        try {
-          if (!(await reconcile(modelId))) settled += 1;
-        } catch (error) {
-          logger.error({ err: error, modelId }, 'a stale training could not be settled');
-        }
-      }
-      if (settled > 0) logger.warn({ settled }, 'stale trainings settled');
-      return settled;
-    },
+    sweep: jobs.sweep,
 
     /** A model being deleted: its training at the engine, if still running there, is stopped. */
     async cancel(model: ModelRow): Promise<void> {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { metrics } from '../../observability/metrics.ts';
 import sharp from 'sharp';
 import { tryOnEvents, type TryOn } from '../../../common/api/tryon.ts';
-import { messages } from '../../../common/messages.ts';
-import { costs, tryOn as tryOnRules } from '../../../common/product.ts';
+import { tryonMessages } from '../../../common/messages/tryon.ts';
+import { costs } from '../../../common/product/credits.ts';
+import { tryOn as tryOnRules } from '../../../common/product/tryon.ts';
 import { EngineError } from '../../adapters/engine/training-engine.ts';
 import {
   makesPreviews,
@@ -17,6 +17,7 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { AppError } from '../../http/app-error.ts';
 import { classifyNsfw } from '../../images/analysis.ts';
 import type { NormalizedPhoto } from '../../images/intake.ts';
+import { createEngineJobs } from '../../jobs/engine-job.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
 import type { Credits } from '../billing/credits.ts';
@@ -58,6 +59,19 @@ export interface TryOnServiceDeps {
 export type PersonSource = { upload: NormalizedPhoto } | { generationId: string };
 
 const tryOnReference = (id: string) => `tryon:${id}`;
+
+/** What the engine says of a run that has ended. */
+type EndedState = Exclude<TryOnState, { status: 'running' }>;
+
+/** The provider's word on a run that ended in a failure worth another run (see TryOnState). */
+const wantsAnotherRun = (state: TryOnState) => state.status === 'failed' && state.retry === true;
+
+/** A try-on's ending, in its row's columns. */
+interface TryOnEnding {
+  status: 'completed' | 'failed' | 'blocked';
+  failureReason: string | null;
+  resultKey: string | null;
+}
 
 /** A step of ours (not the provider's) that failed, with the user's words for it; retried. */
 class StepFailed extends Error {
@@ -104,16 +118,45 @@ export function createTryOnService(deps: TryOnServiceDeps) {
       .catch((error: unknown) => logger.warn({ err: error }, 'try-on event not published'));
   }
 
+  const jobs = createEngineJobs<TryOnRow, TryOnEnding, EndedState>(deps, {
+    name: 'try-on',
+    idField: 'tryOnId',
+    engine: engine.name,
+    lock: lockTryOnById,
+    isOpen: (row) => row.status === 'processing',
+    write: async (tx, row, ending) =>
+      (await updateTryOn(tx, row.id, { ...ending, completedAt: new Date() }))!,
+    // A blocked try-on is not refunded, as a blocked generated image is not.
+    refunds: (ending) => ending.status === 'failed',
+    refundReference: tryOnReference,
+    publish,
+    stale: staleTryOns,
+    staleAfterMinutes: tryOnRules.staleAfterMinutes,
+    // FASHN has no cancel (contract §3.2): a run given up ends by itself.
+    reconciliation: {
+      /** FASHN's result or failure; none while the run goes on (or asks for another run). */
+      async ask(row) {
+        if (!row.engineReference) return undefined;
+        const state = await engine.status(row.engineReference);
+        return state.status === 'running' || wantsAnotherRun(state) ? undefined : state;
+      },
+      take: async (row, state) => ((await end(row.id, state)) ? 'ended' : 'already ended'),
+      // A provider that cannot be asked right now is asked again by the next sweep.
+      asksAgain: (error) => error instanceof EngineError && error.transient,
+      givenUp: () => ({
+        status: 'failed',
+        failureReason: tryonMessages.errors.timedOut,
+        resultKey: null,
+      }),
+    },
+  });
+
   /**
    * Ends a try-on once: completed with its stored result, failed with a reason and a refund, or
    * blocked by a safety filter (the provider's, or our NSFW check) with a reason and no refund.
    * Answers whether this call ended it.
    */
-  async function end(
-    id: string,
-    state: Exclude<TryOnState, { status: 'running' }>,
-  ): Promise<boolean> {
-    let resultKey: string | null = null;
+  async function end(id: string, state: EndedState): Promise<boolean> {
     const row = await findTryOnById(db, id);
     if (!row || row.status !== 'processing') return false;
     if (state.status === 'succeeded') {
@@ -121,45 +164,37 @@ export function createTryOnService(deps: TryOnServiceDeps) {
       const { flagged, scores } = await classifyNsfw(state.image.bytes, deps.nsfwThreshold);
       if (flagged) {
         logger.warn({ tryOnId: id, scores }, 'the NSFW check blocked a try-on result');
-        state = { status: 'failed', error: messages.tryon.errors.contentModeration, blocked: true };
+        state = { status: 'failed', error: tryonMessages.errors.contentModeration, blocked: true };
       }
     }
-    if (state.status === 'succeeded') {
-      // A key per ending: when the webhook and the poller end the try-on together, the one that
-      // comes second deletes its own copy, never the stored result.
-      resultKey = userStorageKey(
-        row.userId,
-        'tryon-results',
-        `${id}-${randomUUID().slice(0, 8)}.jpg`,
+    if (state.status === 'failed')
+      return (
+        (await jobs.end(id, {
+          status: state.blocked === true ? 'blocked' : 'failed',
+          failureReason: state.error,
+          resultKey: null,
+        })) !== undefined
       );
-      const jpeg = await sharp(state.image.bytes, { limitInputPixels: 40_000_000 })
-        .rotate()
-        .flatten({ background: '#ffffff' })
-        .jpeg({ quality: 90 })
-        .toBuffer();
-      await storage.put(resultKey, jpeg, 'image/jpeg');
-    }
-    const ended = await unitOfWork.run(async (tx, afterCommit) => {
-      const current = await lockTryOnById(tx, id);
-      if (!current || current.status !== 'processing') return false;
-      const blocked = state.status === 'failed' && state.blocked === true;
-      if (state.status === 'failed' && !blocked)
-        await deps.credits.refund(tx, current.userId, tryOnReference(id));
-      const updated = await updateTryOn(tx, id, {
-        status: state.status === 'succeeded' ? 'completed' : blocked ? 'blocked' : 'failed',
-        failureReason: state.status === 'failed' ? state.error : null,
-        resultKey,
-        completedAt: new Date(),
-      });
-      if (updated) afterCommit(() => publish(updated));
-      return updated !== undefined;
-    });
-    if (!ended && resultKey) await storage.delete(resultKey).catch(() => {});
-    return ended;
+    // A key per ending: when the webhook and the poller end the try-on together, the one that
+    // comes second deletes its own copy, never the stored result.
+    const resultKey = userStorageKey(
+      row.userId,
+      'tryon-results',
+      `${id}-${randomUUID().slice(0, 8)}.jpg`,
+    );
+    const jpeg = await sharp(state.image.bytes, { limitInputPixels: 40_000_000 })
+      .rotate()
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 90 })
+      .toBuffer();
+    await storage.put(resultKey, jpeg, 'image/jpeg');
+    const ended = await jobs.end(
+      id,
+      { status: 'completed', failureReason: null, resultKey },
+      { written: [resultKey] },
+    );
+    return ended !== undefined;
   }
-
-  /** The provider's word on a run that ended in a failure worth another run (see TryOnState). */
-  const wantsAnotherRun = (state: TryOnState) => state.status === 'failed' && state.retry === true;
 
   /** The run job: start the engine, then follow it until it ends (a webhook may end it first). */
   async function run(id: string, job: { isLastAttempt: boolean; signal: AbortSignal }) {
@@ -171,9 +206,9 @@ export function createTryOnService(deps: TryOnServiceDeps) {
         const started = await engine.start({
           tryOnId: id,
           userId: row.userId,
-          personUrl: await absoluteUrl(row.personKey, messages.tryon.personSignedUrlFailed),
+          personUrl: await absoluteUrl(row.personKey, tryonMessages.personSignedUrlFailed),
           personKey: row.personKey,
-          garmentUrl: await absoluteUrl(row.garmentKey, messages.tryon.garmentSignedUrlFailed),
+          garmentUrl: await absoluteUrl(row.garmentKey, tryonMessages.garmentSignedUrlFailed),
           garmentKey: row.garmentKey,
           options: tryOnRules.engineOptions,
           webhookUrl: engine.inProcess
@@ -186,7 +221,7 @@ export function createTryOnService(deps: TryOnServiceDeps) {
         }
         reference = started.reference;
         if (!reference) {
-          await end(id, { status: 'failed', error: messages.tryon.errors.generic });
+          await end(id, { status: 'failed', error: tryonMessages.errors.generic });
           return;
         }
         await updateTryOn(db, id, { engineReference: reference });
@@ -216,17 +251,14 @@ export function createTryOnService(deps: TryOnServiceDeps) {
       }
       throw new EngineError('the try-on is still running', { transient: true });
     } catch (error) {
-      const transient = !(error instanceof EngineError) || error.transient;
       logger.warn({ err: error, tryOnId: id }, 'try-on run did not finish');
-      metrics.engineErrors.inc({
-        engine: engine.name,
-        operation: 'tryon',
-        kind: transient ? 'transient' : 'final',
-      });
-      if (transient && !job.isLastAttempt) throw error;
       // The provider's own words stay in the log; the user gets ours.
-      const reason = error instanceof StepFailed ? error.message : messages.tryon.errors.generic;
-      await end(id, { status: 'failed', error: reason });
+      const reason = error instanceof StepFailed ? error.message : tryonMessages.errors.generic;
+      await jobs.attemptFailed(error, {
+        operation: 'tryon',
+        isLastAttempt: job.isLastAttempt,
+        end: () => end(id, { status: 'failed', error: reason }),
+      });
     }
   }
 
@@ -246,25 +278,6 @@ export function createTryOnService(deps: TryOnServiceDeps) {
       new Promise((resolve) => (timer = setTimeout(resolve, tryOnRules.startAnswerWaitMs))),
     ]);
     clearTimeout(timer);
-  }
-
-  /**
-   * A stale try-on's outcome: the provider's, when it has one to give; else failed as timed out.
-   * Undefined when the provider cannot be asked right now (the next sweep asks again).
-   */
-  async function lastWord(
-    row: TryOnRow,
-  ): Promise<Exclude<TryOnState, { status: 'running' }> | undefined> {
-    const timedOut = { status: 'failed', error: messages.tryon.errors.timedOut } as const;
-    if (!row.engineReference) return timedOut;
-    try {
-      const state = await engine.status(row.engineReference);
-      return state.status === 'running' || wantsAnotherRun(state) ? timedOut : state;
-    } catch (error) {
-      logger.warn({ err: error, tryOnId: row.id }, 'stale try-on: the provider could not be asked');
-      if (error instanceof EngineError && error.transient) return undefined;
-      return timedOut;
-    }
   }
 
   /** Stores an upload; a storage failure is answered in the specification's words for it. */
@@ -303,7 +316,7 @@ export function createTryOnService(deps: TryOnServiceDeps) {
       person: PersonSource | undefined,
       garment: NormalizedPhoto | undefined,
     ): Promise<TryOn> {
-      if (!person || !garment) throw new AppError('BAD_REQUEST', messages.tryon.selectBoth);
+      if (!person || !garment) throw new AppError('BAD_REQUEST', tryonMessages.selectBoth);
       const id = randomUUID();
       const stamp = `${Date.now()}-${id.slice(0, 8)}`;
       const written: string[] = [];
@@ -312,13 +325,13 @@ export function createTryOnService(deps: TryOnServiceDeps) {
         if ('upload' in person) {
           personKey = userStorageKey(userId, 'person-uploads', `${stamp}.jpg`);
           written.push(personKey);
-          await store(personKey, person.upload.jpeg, messages.tryon.personUploadFailed);
+          await store(personKey, person.upload.jpeg, tryonMessages.personUploadFailed);
         } else {
           personKey = await deps.generationImageKey(userId, person.generationId);
         }
         const garmentKey = userStorageKey(userId, 'garment-uploads', `${stamp}.jpg`);
         written.push(garmentKey);
-        await store(garmentKey, garment.jpeg, messages.tryon.garmentUploadFailed);
+        await store(garmentKey, garment.jpeg, tryonMessages.garmentUploadFailed);
         const row = await unitOfWork.run(async (tx, afterCommit) => {
           await deps.credits.charge(tx, userId, {
             gate: 'tryOn',
@@ -368,23 +381,17 @@ export function createTryOnService(deps: TryOnServiceDeps) {
 
     async get(userId: string, id: string): Promise<TryOn> {
       const row = await findTryOn(db, userId, id);
-      if (!row) throw new AppError('NOT_FOUND', messages.tryon.notFound);
+      if (!row) throw new AppError('NOT_FOUND', tryonMessages.notFound);
       return toTryOn(row);
     },
 
     run,
 
-    /** Settles try-ons with no outcome for too long (their job died): answers how many ended. */
-    async sweep(): Promise<number> {
-      const before = new Date(Date.now() - tryOnRules.staleAfterMinutes * 60_000);
-      let ended = 0;
-      for (const row of await staleTryOns(db, before)) {
-        const state = await lastWord(row);
-        if (state && (await end(row.id, state))) ended += 1;
-      }
-      if (ended > 0) logger.warn({ ended }, 'stale try-ons settled');
-      return ended;
-    },
+    /**
+     * Settles try-ons with no outcome for too long (their job died), from the engine's word when
+     * it has one, else failed as timed out and refunded: answers how many ended.
+     */
+    sweep: jobs.sweep,
 
     /**
      * A webhook told us a try-on changed: re-read its state from the provider (never the body).
