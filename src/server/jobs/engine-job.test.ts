@@ -58,9 +58,10 @@ async function insertJob(id: string, heardMinutesAgo = 0): Promise<JobRow> {
   return { id, userId: 'user-1', status: 'open' };
 }
 
-async function statusOf(id: string): Promise<string | undefined> {
-  return rowsOf(await handle.db.execute(sql`select * from engine_jobs where id = ${id}`))[0]
-    ?.status;
+/** Each job's status, by id. */
+async function statuses(): Promise<Record<string, string>> {
+  const rows = rowsOf(await handle.db.execute(sql`select * from engine_jobs`));
+  return Object.fromEntries(rows.map((row) => [row.id, row.status]));
 }
 
 async function refunds(): Promise<string[]> {
@@ -87,8 +88,7 @@ function setUp(reconciliation: Partial<Reconciliation<JobRow, Ending, Ending>> =
       logger,
     },
     {
-      name: 'probe',
-      idField: 'probeId',
+      logAs: { name: 'probe', idField: 'probeId' },
       engine: 'fake',
       lock: async (tx, id) =>
         rowsOf(await tx.execute(sql`select * from engine_jobs where id = ${id} for update`))[0],
@@ -167,7 +167,7 @@ describe('ending an engine job', () => {
     await insertJob('late');
     await jobs.end('late', { status: 'done', result: 'kept.jpg' });
     expect(await jobs.end('late', { status: 'failed' }, { written: ['late.jpg'] })).toBeUndefined();
-    expect(await statusOf('late')).toBe('done');
+    expect(await statuses()).toEqual({ late: 'done' });
     expect(await refunds()).toEqual([]);
     expect(published).toHaveLength(1);
     expect(storage.delete.mock.calls).toEqual([['late.jpg']]);
@@ -188,15 +188,15 @@ describe('the sweep', () => {
       },
       asksAgain: (error) => error instanceof EngineError && error.transient,
     });
-    await insertJob('collected', 60);
-    await insertJob('given-up', 60);
-    await insertJob('later', 60);
+    for (const id of ['collected', 'given-up', 'later']) await insertJob(id, 60);
     await insertJob('recent', 1);
     expect(await jobs.sweep()).toBe(2);
-    expect(await statusOf('collected')).toBe('done');
-    expect(await statusOf('given-up')).toBe('failed');
-    expect(await statusOf('later')).toBe('open');
-    expect(await statusOf('recent')).toBe('open');
+    expect(await statuses()).toEqual({
+      collected: 'done',
+      'given-up': 'failed',
+      later: 'open',
+      recent: 'open',
+    });
     expect(await refunds()).toEqual(['probe:given-up']);
     // Only the job given up is stopped at the provider.
     expect(cancelled).toEqual(['given-up']);
@@ -215,13 +215,9 @@ describe('the sweep', () => {
         return { status: 'failed' };
       },
     });
-    await insertJob('broken', 60);
-    await insertJob('moving', 60);
-    await insertJob('silent', 60);
+    for (const id of ['broken', 'moving', 'silent']) await insertJob(id, 60);
     expect(await jobs.sweep()).toBe(1);
-    expect(await statusOf('broken')).toBe('open');
-    expect(await statusOf('moving')).toBe('open');
-    expect(await statusOf('silent')).toBe('failed');
+    expect(await statuses()).toEqual({ broken: 'open', moving: 'open', silent: 'failed' });
     expect(logger.error).toHaveBeenCalledWith(
       expect.objectContaining({ probeId: 'broken' }),
       'a stale probe could not be settled',

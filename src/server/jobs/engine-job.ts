@@ -37,9 +37,8 @@ export interface Reconciliation<Row, Ending, Word> {
 }
 
 export interface EngineJobKind<Row extends EngineJobRow, Ending, Word> {
-  /** The job's name in logs ("a stale generation …"), and the log field of its id. */
-  name: string;
-  idField: string;
+  /** In logs: the job's name ("a stale generation …") and the field of its id. */
+  logAs: { name: string; idField: string };
   /** The engine's name, for the engine-error counter. */
   engine: string;
   lock(tx: Executor, id: string): Promise<Row | undefined>;
@@ -173,8 +172,8 @@ export function createEngineJobs<Row extends EngineJobRow, Ending, Word>(
       }
     } catch (error) {
       logger.warn(
-        { err: error, [kind.idField]: row.id },
-        `the engine could not say how a ${kind.name} went`,
+        { err: error, [kind.logAs.idField]: row.id },
+        `the engine could not say how a ${kind.logAs.name} went`,
       );
       if (steps.asksAgain?.(error)) return 'open';
     }
@@ -212,12 +211,12 @@ export function createEngineJobs<Row extends EngineJobRow, Ending, Word>(
         } catch (error) {
           // One job that cannot be settled now does not hold up the others; the next sweep retries.
           logger.error(
-            { err: error, [kind.idField]: row.id },
-            `a stale ${kind.name} could not be settled`,
+            { err: error, [kind.logAs.idField]: row.id },
+            `a stale ${kind.logAs.name} could not be settled`,
           );
         }
       }
-      if (ended > 0) logger.warn({ ended }, `stale ${kind.name}s settled`);
+      if (ended > 0) logger.warn({ ended }, `stale ${kind.logAs.name}s settled`);
       return ended;
     },
   };

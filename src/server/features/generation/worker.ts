@@ -139,8 +139,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     Ending,
     { model: ModelRow; outcome: GenerationOutcome }
   >(deps, {
-    name: 'generation',
-    idField: 'generationId',
+    logAs: { name: 'generation', idField: 'generationId' },
     engine: engine.name,
     lock: lockGenerationById,
     isOpen: (row) => row.status === 'processing',

@@ -88,8 +88,7 @@ export function createTraining(deps: TrainingDeps) {
   const { db, storage, queue, engine, faces, logger } = deps;
 
   const jobs = createEngineJobs<ModelRow, EndedState, TrainingState>(deps, {
-    name: 'training',
-    idField: 'modelId',
+    logAs: { name: 'training', idField: 'modelId' },
     engine: engine.name,
     lock: lockModelById,
     isOpen: inProgress,

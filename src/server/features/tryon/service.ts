@@ -119,8 +119,7 @@ export function createTryOnService(deps: TryOnServiceDeps) {
   }
 
   const jobs = createEngineJobs<TryOnRow, TryOnEnding, EndedState>(deps, {
-    name: 'try-on',
-    idField: 'tryOnId',
+    logAs: { name: 'try-on', idField: 'tryOnId' },
     engine: engine.name,
     lock: lockTryOnById,
     isOpen: (row) => row.status === 'processing',
