@@ -9,7 +9,7 @@ import {
 import { EngineError } from '../adapters/engine/training-engine.ts';
 import { type DatabaseHandle, type Executor, openDatabase } from '../db/client.ts';
 import { createUnitOfWork } from '../db/unit-of-work.ts';
-import { createEngineJobs, type Reconciliation } from './engine-job.ts';
+import { createEngineJobs, type Reconciliation, type Settlement } from './engine-job.ts';
 
 // A paid engine job reduced to what the lifecycle needs: a row that is open until it ends, and
 // a ledger of refunds with one row per reference (as billing's is).
@@ -112,7 +112,8 @@ function setUp(reconciliation: Partial<Reconciliation<JobRow, Ending, Ending>> =
       cancel: async (row) => void cancelled.push(row.id),
       reconciliation: {
         ask: async () => undefined,
-        take: async (row, word) => ((await jobs.end(row.id, word)) ? 'ended' : 'already ended'),
+        take: async (row, word): Promise<Settlement> =>
+          (await jobs.end(row.id, word)) ? 'ended' : 'already ended',
         givenUp: () => ({ status: 'failed' }),
         ...reconciliation,
       },

@@ -201,7 +201,7 @@ export function createGenerationWorker(deps: GenerationWorkerDeps) {
     },
   });
 
-  async function end(generationId: string, ending: Ending, files?: EndingFiles) {
+  async function end(generationId: string, ending: Ending, files?: EndingFiles): Promise<boolean> {
     return (await jobs.end(generationId, ending, files)) !== undefined;
   }
 
