@@ -16,6 +16,7 @@ import {
   startJsonServer,
 } from './provider-fake-kit.ts';
 import sharp from 'sharp';
+import type { FalConfig } from '../../src/server/config.ts';
 
 /**
  * A local stand-in for fal's queue API and webhook signing, over real HTTP and keeping the
@@ -634,6 +635,16 @@ const endpoints: Record<string, EndpointSpec> = {
     },
   },
 };
+
+/** The adapters' configuration pointing at the fake (its queue, key, key set and Platform API). */
+export function falConfig(fake: FakeFal): FalConfig {
+  return {
+    key: fake.key,
+    queueBaseUrl: fake.url,
+    webhookJwksUrl: fake.jwksUrl,
+    apiBaseUrl: `${fake.url}/v1`,
+  };
+}
 
 export async function startFakeFal(): Promise<FakeFal> {
   const key = `${randomUUID()}:${randomBytes(16).toString('hex')}`;

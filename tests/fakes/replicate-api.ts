@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import sharp from 'sharp';
+import type { ReplicateConfig } from '../../src/server/config.ts';
 import {
   type Answer,
   downloadZip,
@@ -235,6 +236,17 @@ export function signReplicateWebhook(
 ): string {
   const key = Buffer.from(secret.slice(secret.indexOf('_') + 1), 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+/** The adapters' configuration pointing at the fake (its token, secret, trainer and owner). */
+export function replicateConfig(fake: FakeReplicate): ReplicateConfig {
+  return {
+    apiToken: fake.apiToken,
+    webhookSecret: fake.webhookSecret,
+    baseUrl: fake.baseUrl,
+    trainer: fake.trainer,
+    owner: fake.owner,
+  };
 }
 
 export async function startFakeReplicate(

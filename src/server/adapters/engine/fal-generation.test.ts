@@ -1,14 +1,22 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeFal, falBigSeed, startFakeFal } from '../../../../tests/fakes/fal-api.ts';
 import {
-  fakeJpeg,
-  type FileHost,
-  startFileHost,
-} from '../../../../tests/fakes/provider-fake-kit.ts';
+  type FakeFal,
+  falBigSeed,
+  falConfig,
+  startFakeFal,
+} from '../../../../tests/fakes/fal-api.ts';
+import { fakeJpeg } from '../../../../tests/fakes/provider-fake-kit.ts';
+import { describeGenerationProviderContract } from '../../../../tests/helpers/generation-provider-contract.ts';
+import {
+  deadline,
+  engineError,
+  generationRequests,
+  requestLog,
+} from '../../../../tests/helpers/provider-engines.ts';
 import type { FalConfig } from '../../config.ts';
 import { createFalGenerationEngine, type FalGenerationOptions } from './fal-generation.ts';
-import type { GenerationEngine, GenerationRequest } from './generation-engine.ts';
+import type { GenerationEngine } from './generation-engine.ts';
 import { EngineError } from './training-engine.ts';
 
 let fake: FakeFal;
@@ -21,12 +29,7 @@ const app = '/fal-ai/flux-lora';
 
 beforeAll(async () => {
   fake = await startFakeFal();
-  config = {
-    key: fake.key,
-    queueBaseUrl: fake.url,
-    webhookJwksUrl: fake.jwksUrl,
-    apiBaseUrl: `${fake.url}/v1`,
-  };
+  config = falConfig(fake);
   engine = createFalGenerationEngine(config, fast);
   lora = `${fake.url}/files/3f9c1e0a/pytorch_lora_weights.safetensors`;
 });
@@ -34,34 +37,9 @@ afterAll(async () => {
   await fake?.close();
 });
 
-let count = 0;
-function generationRequest(overrides: Partial<GenerationRequest> = {}): GenerationRequest {
-  count += 1;
-  return {
-    generationId: `gen_${count}`,
-    userId: 'user_1',
-    weights: lora,
-    triggerWord: 'lkns7x',
-    gender: 'man',
-    prompt: `a professional headshot photo of lkns7x, studio lighting, take ${count}`,
-    preset: null,
-    ...overrides,
-  };
-}
+const generationRequest = generationRequests(() => ({ weights: lora, gender: 'man' }));
 
-const deadline = () => AbortSignal.timeout(10_000);
-
-async function engineError(work: Promise<unknown>): Promise<EngineError> {
-  const error = await work.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-}
-
-const since = (from: number) => fake.requests.slice(from);
-const lines = (from: number) => since(from).map((request) => `${request.method} ${request.path}`);
+const { since, lines } = requestLog(() => fake);
 
 describe('fal generation: the request', () => {
   it('submits to fal-ai/flux-lora with the LoRA, polls, reads the result and downloads the image', async () => {
@@ -124,16 +102,6 @@ describe('fal generation: the request', () => {
       Array<string>(4).fill(`GET ${app}/requests/${id}/status`),
     );
   });
-
-  it('keeps polling through transient poll failures (5xx, 429, a malformed answer)', async () => {
-    fake.scriptGeneration({ polls: 1 });
-    const poll = /^GET \/fal-ai\/flux-lora\/requests\//;
-    fake.failNext({ match: poll, status: 503 });
-    fake.failNext({ match: poll, status: 429, retryAfter: 0 });
-    fake.failNext({ match: poll, malformed: true });
-    const outcome = await engine.generate(generationRequest(), deadline());
-    expect(outcome.status).toBe('succeeded');
-  });
 });
 
 describe('fal generation: blocked and failed', () => {
@@ -189,16 +157,6 @@ describe('fal generation: blocked and failed', () => {
     );
   });
 
-  it("fails with the model's error (a 422 the queue recorded)", async () => {
-    fake.scriptGeneration({ outcome: 'fail', error: 'Could not load the LoRA weights' });
-    const outcome = await engine.generate(generationRequest(), deadline());
-    expect(outcome).toEqual({
-      status: 'failed',
-      error: 'Could not load the LoRA weights',
-      reference: expect.any(String),
-    });
-  });
-
   it('fails with the reason of an infrastructure error fal already retried', async () => {
     fake.scriptGeneration({
       outcome: 'fail',
@@ -223,260 +181,139 @@ describe('fal generation: blocked and failed', () => {
       reference: null,
     });
   });
-
-  it("fails when the image cannot be downloaded or isn't one", async () => {
-    fake.scriptGeneration({ file: { status: 404, body: 'Not Found', contentType: 'text/plain' } });
-    const missing = await engine.generate(generationRequest(), deadline());
-    expect(missing).toMatchObject({ status: 'failed', error: expect.stringMatching(/HTTP 404/) });
-
-    fake.scriptGeneration({ file: { body: '{}', contentType: 'application/json' } });
-    const json = await engine.generate(generationRequest(), deadline());
-    expect(json).toMatchObject({ status: 'failed', error: expect.stringMatching(/not an image/) });
-  });
 });
 
-describe('fal generation: transient trouble', () => {
-  it('throws a transient error with Retry-After on a 429', async () => {
-    fake.failNext({ match: `POST ${app}`, status: 429, retryAfter: 12 });
-    const error = await engineError(engine.generate(generationRequest(), deadline()));
-    expect(error.transient).toBe(true);
-    expect(error.retryAfterSeconds).toBe(12);
-  });
-
-  it.each([
-    ['a 500', { status: 500 }],
-    ['a malformed answer', { malformed: true }],
-  ])('throws a transient error on %s', async (_, failure) => {
-    fake.failNext({ match: `POST ${app}`, ...failure });
-    const error = await engineError(engine.generate(generationRequest(), deadline()));
-    expect(error.transient).toBe(true);
-  });
-
-  it('cancels the request and throws a transient error when the signal aborts', async () => {
-    fake.scriptGeneration({ polls: Infinity });
-    const from = fake.requests.length;
-    const controller = new AbortController();
-    const running = engine.generate(generationRequest(), controller.signal);
-    await expect.poll(() => lines(from).length, { interval: 5 }).toBeGreaterThan(3);
-    controller.abort();
-    const error = await engineError(running);
-    expect(error.transient).toBe(true);
-    const id = since(from)[1]!.path.split('/').at(-2)!;
-    expect(lines(from).at(-1)).toBe(`PUT ${app}/requests/${id}/cancel`);
-    expect(fake.request(id)?.status).toBe('COMPLETED');
-  });
-
-  it('gives up after too many poll failures in a row, canceling the request', async () => {
-    const impatient = createFalGenerationEngine(config, { ...fast, maxPollFailures: 1 });
-    fake.scriptGeneration({ polls: Infinity });
-    fake.failNext({ match: /\/status$/, status: 502 });
-    fake.failNext({ match: /\/status$/, status: 502 });
-    const from = fake.requests.length;
-    const error = await engineError(impatient.generate(generationRequest(), deadline()));
-    expect(error.transient).toBe(true);
-    expect(lines(from).at(-1)).toMatch(/^PUT \/fal-ai\/flux-lora\/requests\/[\w-]+\/cancel$/);
-  });
-});
-
-describe('fal upscale (provider HD)', () => {
-  let files: FileHost;
-  let hd: GenerationEngine;
-  let picture: string;
-  const esrgan = '/fal-ai/esrgan';
-
-  beforeAll(async () => {
-    files = await startFileHost();
-    hd = createFalGenerationEngine(
-      { ...config, upscaler: { endpoint: 'fal-ai/esrgan', model: 'RealESRGAN_x4plus' } },
-      fast,
-    );
-    picture = files.serve('/signed/picture.jpg', {
-      body: await fakeJpeg(768, 1024),
-      contentType: 'image/jpeg',
-    });
-  });
-  afterAll(async () => {
-    await files?.close();
-  });
-
-  const upscaleRequest = (imageUrl: string, width = 768, height = 1024) => ({
-    generationId: 'gen_hd',
-    imageUrl,
-    width,
-    height,
-  });
-
-  it('submits our signed URL to fal-ai/esrgan ×2 with the short lifecycle, and downloads the JPEG', async () => {
-    const from = fake.requests.length;
-    const image = await hd.upscale!(upscaleRequest(picture), deadline());
-
-    const submit = since(from)[0]!;
-    expect(`${submit.method} ${submit.path}`).toBe(`POST ${esrgan}`);
-    expect(submit.body).toEqual({
-      image_url: picture,
-      scale: 2,
-      model: 'RealESRGAN_x4plus',
-      face: false,
-      output_format: 'jpeg',
-    });
-    expect(submit.headers['x-fal-object-lifecycle-preference']).toBe(
-      '{"expiration_duration_seconds":3600}',
-    );
-    const id = since(from)[1]!.path.split('/').at(-2)!;
-    expect(lines(from)).toEqual([
-      `POST ${esrgan}`,
-      `GET ${esrgan}/requests/${id}/status`,
-      `GET ${esrgan}/requests/${id}`,
-      `GET /files/${id}/upscaled.jpg`,
-    ]);
-    expect(files.hits.get('/signed/picture.jpg')).toBe(1);
-    expect(image.contentType).toBe('image/jpeg');
-    expect(await sharp(image.bytes).metadata()).toMatchObject({ width: 1536, height: 2048 });
-  });
-
-  it('chooses the scale from the size: ×4 for 512×640, up to 2048×2560', async () => {
-    const small = files.serve('/signed/small.jpg', {
-      body: await fakeJpeg(512, 640),
-      contentType: 'image/jpeg',
-    });
-    const from = fake.requests.length;
-    const image = await hd.upscale!(upscaleRequest(small, 512, 640), deadline());
-    expect((since(from)[0]!.body as { scale: number }).scale).toBe(4);
-    expect(await sharp(image.bytes).metadata()).toMatchObject({ width: 2048, height: 2560 });
-  });
-
-  it('is absent when no upscaler is configured (PROVIDER_HD=false)', () => {
-    expect(engine.upscale).toBeUndefined();
-  });
-
-  it('throws a final error with the reason when fal cannot fetch the picture', async () => {
-    const expired = files.serve('/signed/expired.jpg', {
-      status: 403,
-      body: 'Request has expired',
-      contentType: 'text/plain',
-    });
-    const from = fake.requests.length;
-    const error = await engineError(hd.upscale!(upscaleRequest(expired), deadline()));
-    expect(error.transient).toBe(false);
-    expect(error.message).toMatch(/upscale failed on fal: image_url: Failed to download .*403/);
-    expect(lines(from).filter((line) => line === `POST ${esrgan}`)).toHaveLength(1);
-  });
-
-  it('tries again after a transient refusal (a 503), then succeeds', async () => {
-    fake.failNext({ match: `POST ${esrgan}`, status: 503 });
-    const from = fake.requests.length;
-    const image = await hd.upscale!(upscaleRequest(picture), AbortSignal.timeout(15_000));
-    expect((await sharp(image.bytes).metadata()).width).toBe(1536);
-    expect(lines(from).filter((line) => line === `POST ${esrgan}`)).toHaveLength(2);
-  });
-});
-
-describe('fal training preview (PuLID-FLUX)', () => {
-  let files: FileHost;
-  let previews: GenerationEngine;
-  let face: string;
-
-  /** A photo of one flat colour, so the preview can be told to come from it. */
-  const photo = (red: number, green: number, blue: number) =>
-    sharp({
-      create: { width: 600, height: 800, channels: 3, background: { r: red, g: green, b: blue } },
-    })
-      .jpeg()
-      .toBuffer();
-
-  beforeAll(async () => {
-    files = await startFileHost();
-    previews = createFalGenerationEngine(
-      { ...config, previewer: { endpoint: 'fal-ai/flux-pulid' } },
-      fast,
-    );
-    face = files.serve('/signed/best-face.jpg', {
-      body: await photo(40, 180, 40),
-      contentType: 'image/jpeg',
-    });
-  });
-  afterAll(async () => {
-    await files?.close();
-  });
-
-  const previewRequest = (photos: string[]) => ({
-    previewId: 'preview_1',
-    userId: 'user_1',
-    gender: 'man' as const,
-    photos: photos.map((url, index) => ({ key: `users/user_1/photo-${index}.jpg`, url })),
-    prompt: 'portrait photo of the man, neon lights at night',
-    preset: { id: 'night-1', scene: null },
-  });
-
-  it('submits the best photo to fal-ai/flux-pulid with the short lifecycle and downloads a 4:5 picture made from it', async () => {
-    const from = fake.requests.length;
-    const outcome = await previews.preview!(
-      previewRequest([face, `${files.url}/other.jpg`]),
-      deadline(),
-    );
-
-    const submit = since(from)[0]!;
-    expect(`${submit.method} ${submit.path}`).toBe('POST /fal-ai/flux-pulid');
-    expect(submit.headers['x-fal-object-lifecycle-preference']).toBe(
-      '{"expiration_duration_seconds":3600}',
-    );
-    expect(submit.body).toEqual({
+describeGenerationProviderContract(
+  {
+    provider: 'fal',
+    requests: () => fake.requests,
+    failNext: (failure) => fake.failNext(failure),
+    engine: (options, extra = {}) =>
+      createFalGenerationEngine(
+        {
+          ...config,
+          ...(extra.hd && { upscaler: { endpoint: 'fal-ai/esrgan', model: 'RealESRGAN_x4plus' } }),
+          ...(extra.previews && { previewer: { endpoint: 'fal-ai/flux-pulid' } }),
+        },
+        { ...fast, ...options },
+      ),
+    generationRequest: () => generationRequest(),
+    scriptGeneration: (script) => fake.scriptGeneration(script),
+    scriptPreview: (script) => fake.scriptPreview(script),
+    job: 'request',
+    submitLine: `POST ${app}`,
+    pollMatch: /^GET \/fal-ai\/flux-lora\/requests\//,
+    statusPollMatch: /\/status$/,
+    modelFailure: {
+      testName: "fails with the model's error (a 422 the queue recorded)",
+      script: { outcome: 'fail', error: 'Could not load the LoRA weights' },
+      error: 'Could not load the LoRA weights',
+    },
+    throttled: { retryAfter: 12 },
+    jobOfPoll: (path) => path.split('/').at(-2)!,
+    cancelLine: (id) => `PUT ${app}/requests/${id}/cancel`,
+    cancelPattern: /^PUT \/fal-ai\/flux-lora\/requests\/[\w-]+\/cancel$/,
+    statusAfterCancel: { of: (id) => fake.request(id)?.status, is: 'COMPLETED' },
+    notAnImage: { body: '{}', contentType: 'application/json' },
+    upscaleSubmitLine: 'POST /fal-ai/esrgan',
+    unreachablePicture: /upscale failed on fal: image_url: Failed to download .*403/,
+    downloadPrefix: 'GET /files/',
+    nsfwSays: 'has_nsfw_concepts[0] is true',
+    previewPerson: {
+      gender: 'man',
       prompt: 'portrait photo of the man, neon lights at night',
-      reference_image_url: face,
-      image_size: { width: 768, height: 960 },
-      num_inference_steps: 20,
-      guidance_scale: 4,
-      id_weight: 1,
-      start_step: 4,
-      true_cfg: 1,
-      enable_safety_checker: true,
-    });
-    expect(outcome.status).toBe('succeeded');
-    if (outcome.status !== 'succeeded') return;
-    // Status and result were read under the app, the reference fetched once, the picture is green.
-    expect(lines(from)).toContain(`GET /fal-ai/flux-pulid/requests/${outcome.reference}`);
-    expect(files.hits.get('/signed/best-face.jpg')).toBe(1);
-    expect(files.hits.get('/other.jpg')).toBeUndefined();
-    expect(await sharp(outcome.image.bytes).metadata()).toMatchObject({ width: 768, height: 960 });
-    const { channels } = await sharp(outcome.image.bytes).stats();
-    expect(channels[1]!.mean).toBeGreaterThan(130);
-    expect(channels[0]!.mean).toBeLessThan(90);
-  });
+      presetId: 'night-1',
+    },
+    previewPhotos: { best: [40, 180, 40] },
+    unreachablePhoto: /Failed to download the file \(HTTP 403\)/,
+    refusedPreview: (previewRequest, face) => ({
+      ...previewRequest([face]),
+      prompt: undefined as unknown as string,
+    }),
+    refusedPreviewDetail: /prompt/,
+  },
+  {
+    upscale: ({ hd, files, picture, upscaleRequest }) => {
+      const esrgan = '/fal-ai/esrgan';
 
-  it('is absent when no previewer is configured (TRAINING_PREVIEWS=false)', () => {
-    expect(engine.preview).toBeUndefined();
-  });
+      it('submits our signed URL to fal-ai/esrgan ×2 with the short lifecycle, and downloads the JPEG', async () => {
+        const from = fake.requests.length;
+        const image = await hd().upscale!(upscaleRequest(picture()), deadline());
 
-  it('is blocked when has_nsfw_concepts[0] is true, and never downloads the black image', async () => {
-    fake.scriptPreview({ outcome: 'nsfw' });
-    const from = fake.requests.length;
-    const outcome = await previews.preview!(previewRequest([face]), deadline());
-    expect(outcome.status).toBe('blocked');
-    expect(lines(from).some((line) => line.startsWith('GET /files/'))).toBe(false);
-  });
+        const submit = since(from)[0]!;
+        expect(`${submit.method} ${submit.path}`).toBe(`POST ${esrgan}`);
+        expect(submit.body).toEqual({
+          image_url: picture(),
+          scale: 2,
+          model: 'RealESRGAN_x4plus',
+          face: false,
+          output_format: 'jpeg',
+        });
+        expect(submit.headers['x-fal-object-lifecycle-preference']).toBe(
+          '{"expiration_duration_seconds":3600}',
+        );
+        const id = since(from)[1]!.path.split('/').at(-2)!;
+        expect(lines(from)).toEqual([
+          `POST ${esrgan}`,
+          `GET ${esrgan}/requests/${id}/status`,
+          `GET ${esrgan}/requests/${id}`,
+          `GET /files/${id}/upscaled.jpg`,
+        ]);
+        expect(files().hits.get('/signed/picture.jpg')).toBe(1);
+        expect(image.contentType).toBe('image/jpeg');
+        expect(await sharp(image.bytes).metadata()).toMatchObject({ width: 1536, height: 2048 });
+      });
 
-  it("fails with fal's detail when it cannot fetch the photo (an expired signed URL)", async () => {
-    const expired = files.serve('/signed/expired-face.jpg', {
-      status: 403,
-      body: 'Request has expired',
-      contentType: 'text/plain',
-    });
-    const outcome = await previews.preview!(previewRequest([expired]), deadline());
-    expect(outcome).toMatchObject({
-      status: 'failed',
-      error: expect.stringMatching(/Failed to download the file \(HTTP 403\)/),
-    });
-  });
+      it('chooses the scale from the size: ×4 for 512×640, up to 2048×2560', async () => {
+        const small = files().serve('/signed/small.jpg', {
+          body: await fakeJpeg(512, 640),
+          contentType: 'image/jpeg',
+        });
+        const from = fake.requests.length;
+        const image = await hd().upscale!(upscaleRequest(small, 512, 640), deadline());
+        expect((since(from)[0]!.body as { scale: number }).scale).toBe(4);
+        expect(await sharp(image.bytes).metadata()).toMatchObject({ width: 2048, height: 2560 });
+      });
+    },
 
-  it('fails when the submission is refused (422), and asks nothing without a photo', async () => {
-    const refused = await previews.preview!(
-      { ...previewRequest([face]), prompt: undefined as unknown as string },
-      deadline(),
-    );
-    expect(refused).toMatchObject({ status: 'failed', error: expect.stringMatching(/prompt/) });
+    preview: ({ previews, files, face, previewRequest }) => {
+      it('submits the best photo to fal-ai/flux-pulid with the short lifecycle and downloads a 4:5 picture made from it', async () => {
+        const from = fake.requests.length;
+        const outcome = await previews().preview!(
+          previewRequest([face(), `${files().url}/other.jpg`]),
+          deadline(),
+        );
 
-    const from = fake.requests.length;
-    expect((await previews.preview!(previewRequest([]), deadline())).status).toBe('failed');
-    expect(since(from)).toEqual([]);
-  });
-});
+        const submit = since(from)[0]!;
+        expect(`${submit.method} ${submit.path}`).toBe('POST /fal-ai/flux-pulid');
+        expect(submit.headers['x-fal-object-lifecycle-preference']).toBe(
+          '{"expiration_duration_seconds":3600}',
+        );
+        expect(submit.body).toEqual({
+          prompt: 'portrait photo of the man, neon lights at night',
+          reference_image_url: face(),
+          image_size: { width: 768, height: 960 },
+          num_inference_steps: 20,
+          guidance_scale: 4,
+          id_weight: 1,
+          start_step: 4,
+          true_cfg: 1,
+          enable_safety_checker: true,
+        });
+        expect(outcome.status).toBe('succeeded');
+        if (outcome.status !== 'succeeded') return;
+        // Status and result were read under the app, the reference fetched once, the picture is green.
+        expect(lines(from)).toContain(`GET /fal-ai/flux-pulid/requests/${outcome.reference}`);
+        expect(files().hits.get('/signed/best-face.jpg')).toBe(1);
+        expect(files().hits.get('/other.jpg')).toBeUndefined();
+        expect(await sharp(outcome.image.bytes).metadata()).toMatchObject({
+          width: 768,
+          height: 960,
+        });
+        const { channels } = await sharp(outcome.image.bytes).stats();
+        expect(channels[1]!.mean).toBeGreaterThan(130);
+        expect(channels[0]!.mean).toBeLessThan(90);
+      });
+    },
+  },
+);

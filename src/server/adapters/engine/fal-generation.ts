@@ -1,23 +1,11 @@
 import type { FalConfig } from '../../config.ts';
+import type { GenerationEngine, GenerationOutcome } from './generation-engine.ts';
 import {
-  type GeneratedImage,
-  type GenerationEngine,
-  type GenerationOutcome,
-  type GenerationRequest,
-  type PreviewRequest,
-  providerHdLongSide,
-  type UpscaleRequest,
-} from './generation-engine.ts';
-import {
+  createProviderGenerationEngine,
   downloadedOutcome,
   type FollowOptions,
   followSettings,
-  followUntilDone,
-  noPhotoToPreview,
-  startJob,
-  upscaledImage,
-  upscaleFactor,
-  withTransientRetries,
+  type JobHandling,
 } from './generation-support.ts';
 import {
   errorFor,
@@ -46,8 +34,9 @@ import { EngineError } from './training-engine.ts';
  * `failed` outcome with fal's detail (our input is wrong or our key is refused: retrying cannot
  * help), and a failure the queue recorded for the request (a model error, or an infrastructure
  * error fal already retried) is a `failed` outcome too. On abort the request is canceled (best
- * effort) and a transient EngineError thrown. That lifecycle (startJob, followUntilDone) is shared
- * with replicate-generation.ts in generation-support.ts; what is fal's own is below.
+ * effort) and a transient EngineError thrown. That lifecycle is shared with
+ * replicate-generation.ts (createProviderGenerationEngine in generation-support.ts); what is fal's
+ * own is below: its queue's requests, and reading their results.
  *
  * Status and result URLs are derived from the request id (`{queue}/fal-ai/flux-lora/requests/{id}`),
  * as fal-training.ts does: the endpoint has no path, so `{owner}/{app}` is the endpoint id.
@@ -98,9 +87,6 @@ export const falGenerationInput = {
 /** The upscaler's inputs besides the image, the scale and the model (docs/providers.md). */
 export const falUpscaleInput = { face: false, output_format: 'jpeg' } as const;
 
-/** Attempts at an upscale in all (transient trouble); the job does not retry it. */
-const upscaleAttempts = 3;
-
 /**
  * PuLID-FLUX's inputs besides the reference face and the prompt, for a training preview
  * (decision 041; docs/providers.md): 768x960, the 4:5 of the preview tiles (under 1 MP, billed
@@ -133,7 +119,8 @@ export function createFalGenerationEngine(
 ): GenerationEngine {
   const queueBase = config.queueBaseUrl.replace(/\/+$/, '');
   const timeoutMs = options.requestTimeoutMs ?? 30_000;
-  const { timing, maxPollFailures, image } = followSettings(options);
+  const settings = followSettings(options);
+  const { image } = settings;
 
   const call = (
     method: 'GET' | 'POST' | 'PUT',
@@ -241,161 +228,62 @@ export function createFalGenerationEngine(
   }
 
   /**
-   * One upscale request (submitted with the generation's lifecycle header: fal keeps its image an
-   * hour), followed to its end and its image downloaded; its failures are thrown, final or not.
+   * How the requests of an endpoint are followed: a look is a status poll (with the result read
+   * by `read` once COMPLETED, so the download is part of the poll), and a cancel goes to the
+   * endpoint's app.
    */
-  async function upscaleOnce(
-    upscaler: NonNullable<FalConfig['upscaler']>,
-    request: UpscaleRequest,
-    signal: AbortSignal,
-  ): Promise<GeneratedImage> {
-    const app = appOf(upscaler.endpoint);
-    const started = await startJob({
-      provider,
-      send: () =>
-        call(
-          'POST',
-          `${queueBase}/${upscaler.endpoint}`,
-          {
-            image_url: request.imageUrl,
-            scale: upscaleFactor(request.width, request.height, providerHdLongSide),
-            model: upscaler.model,
-            ...falUpscaleInput,
-          },
-          timeoutMs,
-          falSubmitHeaders,
-        ),
-      idField: 'request_id',
-      missingId: `${provider} answered a submission without a request id`,
-      cancel: (id) => cancel(id, app),
-      signal,
-    });
-    const outcome = started.started
-      ? await followUntilDone({
-          provider,
-          kind: 'request',
-          reference: started.id,
-          poll: () => poll(started.id, signal, app, readUpscaled),
-          cancel: () => cancel(started.id, app),
-          signal,
-          timing,
-          maxPollFailures,
-        })
-      : started.outcome;
-    return upscaledImage(provider, outcome);
-  }
+  const requestsOf = (endpointId: string, read: ReadOutput): JobHandling<GenerationOutcome> => ({
+    look: (id, signal) => poll(id, signal, appOf(endpointId), read),
+    conclude: (outcome) => outcome,
+    cancel: (id) => cancel(id, appOf(endpointId)),
+  });
 
   /**
-   * A training preview (decision 039): one request of the zero-shot identity endpoint
-   * (`fal-ai/flux-pulid`) with the user's best photo as `reference_image_url` (our signed absolute
-   * URL), submitted with the generation's one-hour lifecycle header, followed to its end and
-   * canceled when given up (no one else holds its id). Its result reads as a generation's
-   * (`images[0].url`, `has_nsfw_concepts[0]` → blocked, the black image never downloaded).
+   * A submission of `input` to the queue's `endpointId` with the platform headers (the image kept
+   * an hour), followed to its end and read by `read`.
    */
-  async function preview(
-    previewer: NonNullable<FalConfig['previewer']>,
-    request: PreviewRequest,
-    signal: AbortSignal,
-  ): Promise<GenerationOutcome> {
-    const face = request.photos[0];
-    if (!face) return noPhotoToPreview;
-    const app = appOf(previewer.endpoint);
-    const started = await startJob({
-      provider,
-      send: () =>
-        call(
-          'POST',
-          `${queueBase}/${previewer.endpoint}`,
-          { prompt: request.prompt, reference_image_url: face.url, ...falPreviewInput },
-          timeoutMs,
-          falSubmitHeaders,
-        ),
-      idField: 'request_id',
-      missingId: `${provider} answered a submission without a request id`,
-      cancel: (id) => cancel(id, app),
-      signal,
-    });
-    if (!started.started) return started.outcome;
-    const { id } = started;
-    return followUntilDone({
-      provider,
-      kind: 'request',
-      reference: id,
-      poll: () => poll(id, signal, app),
-      cancel: () => cancel(id, app),
-      signal,
-      timing,
-      maxPollFailures,
-    });
-  }
+  const submission = (endpointId: string, input: Record<string, unknown>, read = readImages) => ({
+    ...requestsOf(endpointId, read),
+    send: () => call('POST', `${queueBase}/${endpointId}`, input, timeoutMs, falSubmitHeaders),
+  });
 
-  /** Polls until the request ends; it is canceled on giving up only when nobody else holds its id. */
-  const follow = (id: string, signal: AbortSignal, handedOver: boolean) =>
-    followUntilDone({
-      provider,
-      kind: 'request',
-      reference: id,
-      poll: () => poll(id, signal),
-      ...(handedOver ? {} : { cancel: () => cancel(id) }),
-      signal,
-      timing,
-      maxPollFailures,
-    });
-
-  return {
+  return createProviderGenerationEngine({
     name: 'fal',
-    makesPreviews: false,
-
-    async generate(
-      request: GenerationRequest,
-      signal: AbortSignal,
-      onStarted?: (reference: string) => Promise<void>,
-    ) {
-      const started = await startJob({
-        provider,
-        send: () =>
-          call(
-            'POST',
-            `${queueBase}/${endpoint}`,
-            {
-              prompt: request.prompt,
-              loras: [{ path: request.weights, scale: 1 }],
-              ...falGenerationInput,
-              ...(request.seed !== undefined && { seed: request.seed }),
-            },
-            timeoutMs,
-            falSubmitHeaders,
-          ),
-        idField: 'request_id',
-        missingId: `${provider} answered a submission without a request id`,
-        cancel,
-        signal,
-      });
-      if (!started.started) return started.outcome;
-      const { id } = started;
-      await onStarted?.(id);
-      return follow(id, signal, Boolean(onStarted));
-    },
-
-    ...(config.upscaler && {
-      upscale: (request: UpscaleRequest, signal: AbortSignal) =>
-        withTransientRetries(() => upscaleOnce(config.upscaler!, request, signal), {
-          attempts: upscaleAttempts,
-          signal,
-        }),
-    }),
-
-    ...(config.previewer && {
-      preview: (request: PreviewRequest, signal: AbortSignal) =>
-        preview(config.previewer!, request, signal),
-    }),
-
-    jobs: {
-      resume: (id, signal) => follow(id, signal, true),
-      check: (id, signal) => poll(id, signal),
-      cancel,
-    },
-  };
+    provider,
+    kind: 'request',
+    idField: 'request_id',
+    missingId: `${provider} answered a submission without a request id`,
+    settings,
+    generations: requestsOf(endpoint, readImages),
+    generation: (request) =>
+      submission(endpoint, {
+        prompt: request.prompt,
+        loras: [{ path: request.weights, scale: 1 }],
+        ...falGenerationInput,
+        ...(request.seed !== undefined && { seed: request.seed }),
+      }),
+    upscaler: config.upscaler,
+    /** The upscaler (its `model` weights); its result is `image.url`. */
+    upscale: (upscaler, imageUrl, scale) =>
+      submission(
+        upscaler.endpoint,
+        { image_url: imageUrl, scale, model: upscaler.model, ...falUpscaleInput },
+        readUpscaled,
+      ),
+    previewer: config.previewer,
+    /**
+     * A training preview (decision 039): the zero-shot identity endpoint (`fal-ai/flux-pulid`)
+     * with the user's best photo as `reference_image_url` (our signed absolute URL), canceled
+     * when given up (no one else holds its id). Its result reads as a generation's
+     * (`images[0].url`, `has_nsfw_concepts[0]` → blocked, the black image never downloaded).
+     */
+    preview: (previewer, faceUrl, prompt) =>
+      submission(previewer.endpoint, {
+        prompt,
+        reference_image_url: faceUrl,
+        ...falPreviewInput,
+      }),
+  });
 }
 
 /**

@@ -1,76 +1,40 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { zipSync } from 'fflate';
+import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FakeFal, startFakeFal } from '../../../../tests/fakes/fal-api.ts';
+import { type FakeFal, falConfig, startFakeFal } from '../../../../tests/fakes/fal-api.ts';
+import { startWebhookReceiver } from '../../../../tests/fakes/provider-fake-kit.ts';
+import { engineError } from '../../../../tests/helpers/provider-engines.ts';
 import {
-  type FileHost,
-  type ReceivedWebhook,
-  startFileHost,
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from '../../../../tests/fakes/provider-fake-kit.ts';
+  describeTrainingProviderContract,
+  expectReadWithin300s,
+  trainingFixtures,
+  withHeaders,
+} from '../../../../tests/helpers/training-provider-contract.ts';
 import type { FalConfig } from '../../config.ts';
 import { createFalTrainingEngine } from './fal-training.ts';
-import { EngineError, type TrainingEngine, type TrainingRequest } from './training-engine.ts';
+import { EngineError, type TrainingEngine } from './training-engine.ts';
 
 let fake: FakeFal;
-let files: FileHost;
-let receiver: WebhookReceiver;
 let config: FalConfig;
 let engine: TrainingEngine;
-let zipUrl: string;
+
+const fixtures = trainingFixtures({
+  referenceField: 'request_id',
+  gender: 'man',
+  webhookUrl: (receiverUrl, modelId) => `${receiverUrl}/api/studio/webhooks/fal?model=${modelId}`,
+});
+const { files, trainingRequest, deliveriesFor } = fixtures;
+const receiver = () => fixtures.receiver();
 
 beforeAll(async () => {
-  [fake, files, receiver] = await Promise.all([
-    startFakeFal(),
-    startFileHost(),
-    startWebhookReceiver(),
-  ]);
-  zipUrl = files.serve('/signed/photos.zip', {
-    body: zipSync({ 'image_1.jpg': randomBytes(64), 'image_2.jpg': randomBytes(64) }),
-  });
-  config = {
-    key: fake.key,
-    queueBaseUrl: fake.url,
-    webhookJwksUrl: fake.jwksUrl,
-    apiBaseUrl: `${fake.url}/v1`,
-  };
+  fake = await startFakeFal();
+  config = falConfig(fake);
   engine = createFalTrainingEngine(config);
 });
 afterAll(async () => {
-  await Promise.all([fake?.close(), files?.close(), receiver?.close()]);
+  await fake?.close();
 });
 
 const endpoint = '/fal-ai/flux-lora-fast-training';
-
-function trainingRequest(overrides: Partial<TrainingRequest> = {}): TrainingRequest {
-  const modelId = `mdl_${randomBytes(6).toString('hex')}`;
-  return {
-    modelId,
-    userId: 'user_1',
-    zipUrl,
-    zipKey: `users/user_1/models/${modelId}/training.zip`,
-    triggerWord: 'lkns7x',
-    steps: 1000,
-    gender: 'man',
-    webhookUrl: `${receiver.url}/api/studio/webhooks/fal?model=${modelId}`,
-    ...overrides,
-  };
-}
-
-async function engineError(work: Promise<unknown>): Promise<EngineError> {
-  const error = await work.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-}
-
-const deliveriesFor = (reference: string): ReceivedWebhook[] =>
-  receiver.received.filter(
-    (delivery) => JSON.parse(delivery.rawBody.toString()).request_id === reference,
-  );
 
 const jwksFetches = () => fake.requests.filter((r) => r.path === '/.well-known/jwks.json').length;
 
@@ -93,7 +57,7 @@ describe('fal training: start', () => {
     expect(submit.headers.authorization).toBe(`Key ${fake.key}`);
     expect(submit.headers['content-type']).toBe('application/json');
     expect(submit.body).toEqual({
-      images_data_url: zipUrl,
+      images_data_url: fixtures.zipUrl(),
       trigger_word: 'lkns7x',
       steps: 1000,
       create_masks: true,
@@ -117,7 +81,7 @@ describe('fal training: status', () => {
     expect(poll.headers.authorization).toBe(`Key ${fake.key}`);
 
     await fake.startRequest(reference);
-    expect(files.hits.get('/signed/photos.zip')).toBeGreaterThan(0);
+    expect(files().hits.get('/signed/photos.zip')).toBeGreaterThan(0);
     expect(await engine.status(reference)).toEqual({ status: 'running' });
 
     await fake.completeTraining(reference);
@@ -171,30 +135,6 @@ describe('fal training: status', () => {
     expect((error as EngineError).transient).toBe(true);
     expect((error as EngineError).message).toContain('before its start deadline');
   });
-
-  it('fails the training when the zip URL has expired or is not a zip', async () => {
-    const expired = files.serve('/signed/expired.zip', {
-      status: 403,
-      body: 'Signature expired',
-      contentType: 'text/plain',
-    });
-    const notZip = files.serve('/signed/photo.jpg', {
-      body: randomBytes(200),
-      contentType: 'image/jpeg',
-    });
-    const first = await engine.start(trainingRequest({ zipUrl: expired }));
-    await fake.completeTraining(first.reference);
-    expect(await engine.status(first.reference)).toEqual({
-      status: 'failed',
-      error: 'images_data_url: Failed to download the file (download failed with HTTP 403)',
-    });
-    const second = await engine.start(trainingRequest({ zipUrl: notZip }));
-    await fake.completeTraining(second.reference);
-    expect(await engine.status(second.reference)).toEqual({
-      status: 'failed',
-      error: 'images_data_url: The file is not a valid zip archive',
-    });
-  });
 });
 
 describe('fal training: webhooks', () => {
@@ -211,7 +151,7 @@ describe('fal training: webhooks', () => {
       },
     });
     await fake.redeliver(reference);
-    const again = receiver.received.at(-1)!;
+    const again = receiver().received.at(-1)!;
     expect(again.rawBody.equals(delivery.rawBody)).toBe(true);
     expect((await fresh.readWebhook(again))?.reference).toBe(reference);
     expect(jwksFetches() - before).toBe(1);
@@ -234,29 +174,22 @@ describe('fal training: webhooks', () => {
     const signature = delivery.headers['x-fal-webhook-signature'] as string;
     const flipped = `${signature.slice(0, -1)}${signature.endsWith('0') ? '1' : '0'}`;
     expect(
-      await engine.readWebhook({
-        ...delivery,
-        headers: { ...delivery.headers, 'x-fal-webhook-signature': flipped },
-      }),
+      await engine.readWebhook(withHeaders(delivery, { 'x-fal-webhook-signature': flipped })),
     ).toBeNull();
     // A genuine signature presented for another request id.
     expect(
-      await engine.readWebhook({
-        ...delivery,
-        headers: { ...delivery.headers, 'x-fal-webhook-request-id': 'another-request' },
-      }),
+      await engine.readWebhook(
+        withHeaders(delivery, { 'x-fal-webhook-request-id': 'another-request' }),
+      ),
     ).toBeNull();
 
     await fake.redeliver(reference, { privateKey: generateKeyPairSync('ed25519').privateKey });
-    expect(await engine.readWebhook(receiver.received.at(-1)!)).toBeNull();
+    expect(await engine.readWebhook(receiver().received.at(-1)!)).toBeNull();
 
-    const now = Math.floor(Date.now() / 1000);
-    await fake.redeliver(reference, { timestamp: now - 301 });
-    expect(await engine.readWebhook(receiver.received.at(-1)!)).toBeNull();
-    await fake.redeliver(reference, { timestamp: now + 301 });
-    expect(await engine.readWebhook(receiver.received.at(-1)!)).toBeNull();
-    await fake.redeliver(reference, { timestamp: now - 290 });
-    expect(await engine.readWebhook(receiver.received.at(-1)!)).not.toBeNull();
+    await expectReadWithin300s(
+      (timestamp) => fake.redeliver(reference, { timestamp }),
+      () => engine.readWebhook(receiver().received.at(-1)!),
+    );
 
     const tampered = delivery.rawBody.toString().replace('"OK"', '"ERROR"');
     expect(tampered).not.toBe(delivery.rawBody.toString());
@@ -313,37 +246,12 @@ describe('fal training: errors', () => {
     expect(fake.requests.at(-1)!.path).toBe(`${endpoint}/requests/${reference}`);
   });
 
-  it('treats 429 as transient with Retry-After', async () => {
-    fake.failNext({ status: 429, retryAfter: 5, match: `POST ${endpoint}` });
-    expect(await engineError(engine.start(trainingRequest()))).toMatchObject({
-      transient: true,
-      retryAfterSeconds: 5,
-    });
-  });
-
-  it('treats a validation error, a bad key and an unknown request as final, with the detail', async () => {
+  it('treats a validation error as final, with the detail', async () => {
     const invalid = await engineError(engine.start(trainingRequest({ steps: 20_000 })));
     expect(invalid).toMatchObject({
       transient: false,
       message: 'fal answered 422: steps: ensure this value is between 1 and 10000',
     });
-
-    const wrongKey = createFalTrainingEngine({ ...config, key: 'id:wrong' });
-    const denied = await engineError(wrongKey.start(trainingRequest()));
-    expect(denied.transient).toBe(false);
-    expect(denied.message).toContain('401');
-
-    const unknown = await engineError(engine.status('00000000-0000-0000-0000-000000000000'));
-    expect(unknown).toMatchObject({
-      transient: false,
-      message: 'fal answered 404: Request not found',
-    });
-  });
-
-  it('treats a timeout as transient', async () => {
-    const impatient = createFalTrainingEngine(config, { requestTimeoutMs: 200 });
-    fake.failNext({ hang: true, match: '/status' });
-    expect(await engineError(impatient.status('whatever'))).toMatchObject({ transient: true });
   });
 });
 
@@ -395,3 +303,25 @@ describe('fal training: deleting the weights of a deleted model', () => {
     ).resolves.toBeUndefined();
   });
 });
+
+describeTrainingProviderContract(
+  {
+    provider: 'fal',
+    engine: (options) => (options ? createFalTrainingEngine(config, options) : engine),
+    deniedWithWrongKey: () =>
+      createFalTrainingEngine({ ...config, key: 'id:wrong' }).start(trainingRequest()),
+    unknown: {
+      reference: '00000000-0000-0000-0000-000000000000',
+      message: 'fal answered 404: Request not found',
+    },
+    hang: { match: '/status' },
+    failNext: (failure) => fake.failNext(failure),
+    completeTraining: (reference) => fake.completeTraining(reference),
+    zipErrors: {
+      expired: 'images_data_url: Failed to download the file (download failed with HTTP 403)',
+      notZip: 'images_data_url: The file is not a valid zip archive',
+    },
+    throttled: { match: `POST ${endpoint}`, retryAfter: 5 },
+  },
+  fixtures,
+);

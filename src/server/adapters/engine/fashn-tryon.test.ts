@@ -10,12 +10,12 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../../../../tests/fakes/provider-fake-kit.ts';
-import { messages } from '../../../common/messages.ts';
+import { engineError, requestLog } from '../../../../tests/helpers/provider-engines.ts';
+import { tryonMessages } from '../../../common/messages/tryon.ts';
 import { loadConfig } from '../../config.ts';
 import { LocalStorage } from '../storage/local-storage.ts';
 import { createTryOnEngine } from './create-tryon-engine.ts';
 import { createFashnTryOnEngine, fashnWebhookToken } from './fashn-tryon.ts';
-import { EngineError } from './training-engine.ts';
 import {
   makesPreviews,
   type TryOnEngine,
@@ -65,16 +65,7 @@ function tryOnRequest(overrides: Partial<TryOnRequest> = {}): TryOnRequest {
   };
 }
 
-async function engineError(work: Promise<unknown>): Promise<EngineError> {
-  const error = await work.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-}
-
-const since = (from: number) => fake.requests.slice(from);
+const { since } = requestLog(() => fake);
 
 /** Starts a try-on and polls until it ends (the fake advances on polls). */
 async function run(overrides: Partial<TryOnRequest> = {}): Promise<TryOnState> {
@@ -177,11 +168,11 @@ describe('FASHN try-on: the run', () => {
 
 describe('FASHN try-on: outcomes', () => {
   it.each([
-    ['ImageLoadError', messages.tryon.errors.imageLoad],
-    ['PoseError', messages.tryon.errors.pose],
-    ['InputValidationError', messages.tryon.errors.generic],
-    ['3rdPartyProviderError', messages.tryon.errors.generic],
-    ['constructor', messages.tryon.errors.generic],
+    ['ImageLoadError', tryonMessages.errors.imageLoad],
+    ['PoseError', tryonMessages.errors.pose],
+    ['InputValidationError', tryonMessages.errors.generic],
+    ['3rdPartyProviderError', tryonMessages.errors.generic],
+    ['constructor', tryonMessages.errors.generic],
   ])('maps the runtime error %s to its words', async (errorName, words) => {
     fake.scriptRun({ outcome: 'fail', errorName });
     expect(await run()).toEqual({ status: 'failed', error: words });
@@ -191,7 +182,7 @@ describe('FASHN try-on: outcomes', () => {
     fake.scriptRun({ outcome: 'fail', errorName: 'PipelineError' });
     expect(await run()).toEqual({
       status: 'failed',
-      error: messages.tryon.errors.generic,
+      error: tryonMessages.errors.generic,
       retry: true,
     });
   });
@@ -200,14 +191,14 @@ describe('FASHN try-on: outcomes', () => {
     fake.scriptRun({ outcome: 'fail', errorName: 'ContentModerationError' });
     expect(await run()).toEqual({
       status: 'failed',
-      error: messages.tryon.errors.contentModeration,
+      error: tryonMessages.errors.contentModeration,
       blocked: true,
     });
   });
 
   it('fails a canceled prediction with the generic words', async () => {
     fake.scriptRun({ outcome: 'cancel' });
-    expect(await run()).toEqual({ status: 'failed', error: messages.tryon.errors.generic });
+    expect(await run()).toEqual({ status: 'failed', error: tryonMessages.errors.generic });
   });
 
   it("fails with ImageLoadError's words when the service cannot load an image", async () => {
@@ -219,15 +210,15 @@ describe('FASHN try-on: outcomes', () => {
     });
     for (const overrides of [{ garmentUrl: text }, { personUrl: expired }]) {
       const state = await run(overrides);
-      expect(state).toEqual({ status: 'failed', error: messages.tryon.errors.imageLoad });
+      expect(state).toEqual({ status: 'failed', error: tryonMessages.errors.imageLoad });
     }
   });
 
   it('fails when the output is gone or not an image, and retries a CDN hiccup', async () => {
     fake.scriptRun({ file: { status: 404, body: 'Not Found', contentType: 'text/plain' } });
-    expect(await run()).toEqual({ status: 'failed', error: messages.tryon.errors.generic });
+    expect(await run()).toEqual({ status: 'failed', error: tryonMessages.errors.generic });
     fake.scriptRun({ file: { body: '<html></html>', contentType: 'text/html' } });
-    expect(await run()).toEqual({ status: 'failed', error: messages.tryon.errors.generic });
+    expect(await run()).toEqual({ status: 'failed', error: tryonMessages.errors.generic });
     fake.scriptRun({ file: { status: 503, body: 'busy', contentType: 'text/plain' } });
     const error = await engineError(run());
     expect(error.transient).toBe(true);

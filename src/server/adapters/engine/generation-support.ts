@@ -1,4 +1,12 @@
-import type { GeneratedImage, GenerationOutcome } from './generation-engine.ts';
+import {
+  type GeneratedImage,
+  type GenerationEngine,
+  type GenerationOutcome,
+  type GenerationRequest,
+  type PreviewRequest,
+  providerHdLongSide,
+  type UpscaleRequest,
+} from './generation-engine.ts';
 import { errorFor, isRecord, type ProviderResponse, successBody } from './provider-http.ts';
 import { EngineError } from './training-engine.ts';
 
@@ -383,10 +391,6 @@ export function nextPause(current: number, timing: PollTiming): number {
   return Math.min(timing.maxMs, Math.round(current * 1.5));
 }
 
-/**
- * The whole-number scale that takes a picture's long side to at least `longSide` (×2 for FLUX's
- * 768×1024), within what the upscalers accept (fal's `scale` goes up to 8); 1 when it is there.
- */
 /** The image of an ended upscale, or a final error that says how it ended. */
 export function upscaledImage(provider: string, outcome: GenerationOutcome): GeneratedImage {
   if (outcome.status === 'succeeded') return outcome.image;
@@ -405,6 +409,10 @@ export const noPhotoToPreview: GenerationOutcome = {
   reference: null,
 };
 
+/**
+ * The whole-number scale that takes a picture's long side to at least `longSide` (×2 for FLUX's
+ * 768×1024), within what the upscalers accept (fal's `scale` goes up to 8); 1 when it is there.
+ */
 export function upscaleFactor(width: number, height: number, longSide: number): number {
   const long = Math.max(width, height);
   if (long >= longSide) return 1;
@@ -439,4 +447,136 @@ export async function withTransientRetries<T>(
       if (options.signal.aborted) throw error;
     }
   }
+}
+
+/** Attempts at an upscale in all (transient trouble); the job does not retry it. */
+const upscaleAttempts = 3;
+
+/**
+ * How a provider's jobs of one kind (generations, upscales, previews) are followed by their id:
+ * looked at, concluded and canceled. `T` is what a look says once a job has ended.
+ */
+export interface JobHandling<T> {
+  /**
+   * One look at the job: what it ended as, undefined while it runs. An EngineError it throws is
+   * sorted by followUntilDone (retried, or a final PollFailure).
+   */
+  look(id: string, signal: AbortSignal): Promise<T | undefined>;
+  /** The outcome of what the job ended as, or of a final poll failure (a download, for one). */
+  conclude(
+    ended: T | PollFailure,
+    id: string,
+    signal: AbortSignal,
+  ): Promise<GenerationOutcome> | GenerationOutcome;
+  /** Best effort, never throws: ends a job we no longer wait for. */
+  cancel(id: string): Promise<void>;
+}
+
+/** One job to create at a provider, and how its kind is followed. */
+export interface ProviderJob<T> extends JobHandling<T> {
+  /** Sends the create or submit request. */
+  send(): Promise<ProviderResponse>;
+}
+
+/**
+ * A GPU-service generation engine from its provider's jobs (decision 050). The lifecycle is the
+ * same for every provider and lives here: a job is created within the job's signal (a refusal is
+ * a `failed` outcome, startJob), its reference handed to `started` at once, then followed until
+ * it ends (followUntilDone) and concluded; a job whose reference was handed over is left running
+ * when given up, for a retry to resume (`jobs.resume`) or the reconciler to collect
+ * (`jobs.check`). `upscale` and `preview` are present only when their model is configured
+ * (PROVIDER_HD, TRAINING_PREVIEWS): an upscale is tried again after transient trouble and its
+ * failure thrown (upscaledImage); a preview without a photo sends nothing.
+ */
+export function createProviderGenerationEngine<T, Upscaler, Previewer>(engine: {
+  name: 'replicate' | 'fal';
+  provider: string;
+  /** What the provider calls a job (`prediction`, `request`), for messages. */
+  kind: string;
+  /** The field of a create answer that holds the job's id (`id`, `request_id`). */
+  idField: string;
+  /** The message of the (transient) error thrown when a create answer lacks the id. */
+  missingId: string;
+  /** What a create answer says when the job had ended already (Replicate's sync mode). */
+  answered?(answer: Record<string, unknown>): T | undefined;
+  settings: FollowSettings;
+  /** How generations are followed by reference (the reconciler's and a retry's). */
+  generations: JobHandling<T>;
+  generation(request: GenerationRequest): ProviderJob<T>;
+  upscaler: Upscaler | undefined;
+  /** The upscale of our picture at `imageUrl` by a whole `scale` (upscaleFactor). */
+  upscale(upscaler: Upscaler, imageUrl: string, scale: number): ProviderJob<T>;
+  previewer: Previewer | undefined;
+  /** A preview from the user's best photo (its signed URL) and the preset's plain prompt. */
+  preview(previewer: Previewer, faceUrl: string, prompt: string): ProviderJob<T>;
+}): GenerationEngine {
+  const { provider, settings, upscaler, previewer, generations } = engine;
+
+  /** Polls until the job ends; it is canceled on giving up only when nobody else holds its id. */
+  const follow = (job: JobHandling<T>, id: string, signal: AbortSignal, handedOver: boolean) =>
+    followUntilDone({
+      provider,
+      kind: engine.kind,
+      reference: id,
+      poll: () => job.look(id, signal),
+      ...(handedOver ? {} : { cancel: () => job.cancel(id) }),
+      signal,
+      timing: settings.timing,
+      maxPollFailures: settings.maxPollFailures,
+    });
+
+  /** Creates the job and settles it; `onStarted` is told its reference before any polling. */
+  async function run(
+    job: ProviderJob<T>,
+    signal: AbortSignal,
+    onStarted?: (reference: string) => Promise<void>,
+  ): Promise<GenerationOutcome> {
+    const started = await startJob({
+      provider,
+      send: () => job.send(),
+      idField: engine.idField,
+      missingId: engine.missingId,
+      cancel: (id) => job.cancel(id),
+      signal,
+    });
+    if (!started.started) return started.outcome;
+    const { id } = started;
+    await onStarted?.(id);
+    const ended =
+      engine.answered?.(started.body) ?? (await follow(job, id, signal, Boolean(onStarted)));
+    return job.conclude(ended, id, signal);
+  }
+
+  return {
+    name: engine.name,
+    makesPreviews: false,
+    generate: (request, signal, onStarted) => run(engine.generation(request), signal, onStarted),
+    ...(upscaler !== undefined && {
+      upscale: (request: UpscaleRequest, signal: AbortSignal) =>
+        withTransientRetries(
+          async () => {
+            const scale = upscaleFactor(request.width, request.height, providerHdLongSide);
+            const job = engine.upscale(upscaler, request.imageUrl, scale);
+            return upscaledImage(provider, await run(job, signal));
+          },
+          { attempts: upscaleAttempts, signal },
+        ),
+    }),
+    ...(previewer !== undefined && {
+      preview: async (request: PreviewRequest, signal: AbortSignal) => {
+        const face = request.photos[0];
+        if (!face) return noPhotoToPreview;
+        return run(engine.preview(previewer, face.url, request.prompt), signal);
+      },
+    }),
+    jobs: {
+      resume: async (id, signal) =>
+        generations.conclude(await follow(generations, id, signal, true), id, signal),
+      async check(id, signal) {
+        const ended = await generations.look(id, signal);
+        return ended && generations.conclude(ended, id, signal);
+      },
+      cancel: (id) => generations.cancel(id),
+    },
+  };
 }

@@ -1,23 +1,10 @@
 import type { ReplicateConfig } from '../../config.ts';
+import type { GenerationEngine, GenerationOutcome } from './generation-engine.ts';
 import {
-  type GeneratedImage,
-  type GenerationEngine,
-  type GenerationOutcome,
-  type GenerationRequest,
-  type PreviewRequest,
-  providerHdLongSide,
-  type UpscaleRequest,
-} from './generation-engine.ts';
-import {
+  createProviderGenerationEngine,
   downloadedOutcome,
   type FollowOptions,
   followSettings,
-  followUntilDone,
-  noPhotoToPreview,
-  startJob,
-  upscaledImage,
-  upscaleFactor,
-  withTransientRetries,
 } from './generation-support.ts';
 import { sendToProvider, successBody } from './provider-http.ts';
 
@@ -43,8 +30,9 @@ import { sendToProvider, successBody } from './provider-http.ts';
  * running (and billed), so a few in a row are tolerated (a 429's Retry-After respected) before
  * giving up. When the job's signal aborts, the prediction is canceled (best effort) and a
  * transient EngineError thrown, unless the caller was handed its id (`started`): it is then
- * left running for the retry to resume (`jobs.resume`) or the reconciler to collect. That lifecycle (startJob, followUntilDone) is shared with
- * fal-generation.ts in generation-support.ts; what is Replicate's own is below.
+ * left running for the retry to resume (`jobs.resume`) or the reconciler to collect. That lifecycle
+ * is shared with fal-generation.ts (createProviderGenerationEngine in generation-support.ts);
+ * what is Replicate's own is below: its requests, and reading a prediction.
  */
 
 export interface ReplicateGenerationOptions extends FollowOptions {
@@ -74,9 +62,6 @@ export const replicateGenerationInput = {
  * enhancement, which redraws the face and would undo the likeness the picture was checked for.
  */
 export const replicateUpscaleInput = { face_enhance: false } as const;
-
-/** Attempts at an upscale in all (transient trouble); the job does not retry it. */
-const upscaleAttempts = 3;
 
 /**
  * PuLID-FLUX's inputs besides the face and the prompt, for a training preview (decision 041;
@@ -114,7 +99,7 @@ export function createReplicateGenerationEngine(
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.requestTimeoutMs ?? 30_000;
   const waitSeconds = Math.min(60, Math.max(1, Math.round(options.waitSeconds ?? 60)));
-  const { timing, maxPollFailures, image } = followSettings(options);
+  const settings = followSettings(options);
 
   const call = (
     method: 'GET' | 'POST',
@@ -131,189 +116,86 @@ export function createReplicateGenerationEngine(
       timeoutMs: extra.timeoutMs ?? timeoutMs,
     });
 
-  /** Best effort: a prediction we no longer wait for should not keep running (and billing). */
-  async function cancel(id: string): Promise<void> {
-    try {
-      await call('POST', `/predictions/${encodeURIComponent(id)}/cancel`, undefined, {
-        timeoutMs: Math.min(timeoutMs, 5000),
-      });
-    } catch {
-      // Nothing more to do: the prediction ends by itself.
-    }
-  }
-
   /**
-   * The outcome of an ended prediction. The download runs after polling, outside its retries: a
-   * transient download error is thrown (the job retries) rather than counted as a poll failure.
+   * Every prediction is followed alike: a look is a GET of it (successBody throws for a non-2xx
+   * answer: followUntilDone sorts it, retry or fail); its verdict is concluded after polling,
+   * outside its retries, so a transient download error is thrown (the job retries) rather than
+   * counted as a poll failure; a poll failure comes back as a failed verdict, concluded like
+   * Replicate's own.
    */
-  async function conclude(
-    verdict: Verdict,
-    id: string,
-    signal: AbortSignal,
-  ): Promise<GenerationOutcome> {
-    if (verdict.status === 'blocked') return { status: 'blocked', reference: id };
-    if (verdict.status === 'failed')
-      return { status: 'failed', error: verdict.error, reference: id };
-    return downloadedOutcome(verdict.url, id, { provider, ...image, signal });
-  }
-
-  /**
-   * One upscale prediction of the pinned upscaler (`image`, `scale`, no face enhancement), followed
-   * to its end and its output (a URL string) downloaded; its failures are thrown, final or not.
-   */
-  async function upscaleOnce(
-    upscaler: NonNullable<ReplicateConfig['upscaler']>,
-    request: UpscaleRequest,
-    signal: AbortSignal,
-  ): Promise<GeneratedImage> {
-    const started = await startJob({
-      provider,
-      send: () =>
-        call(
-          'POST',
-          '/predictions',
-          {
-            version: `${upscaler.owner}/${upscaler.name}:${upscaler.version}`,
-            input: {
-              image: request.imageUrl,
-              scale: upscaleFactor(request.width, request.height, providerHdLongSide),
-              ...replicateUpscaleInput,
-            },
-          },
-          { headers: { prefer: `wait=${waitSeconds}` }, timeoutMs: waitSeconds * 1000 + timeoutMs },
-        ),
-      idField: 'id',
-      missingId: `${provider} answered a prediction without an id`,
-      cancel,
-      signal,
-    });
-    const outcome = started.started
-      ? await conclude(
-          verdictOf(started.body) ?? (await follow(started.id, signal, false)),
-          started.id,
-          signal,
-        )
-      : started.outcome;
-    return upscaledImage(provider, outcome);
-  }
-
-  /**
-   * A training preview (decision 039): one prediction of the pinned PuLID-FLUX with the user's
-   * best photo as `main_face_image` (our signed absolute URL), in sync mode, then followed to its
-   * end and canceled when given up (no one else holds its id: a retried job makes a new one).
-   * Its output is a list of URLs (one here); the outcomes read as a generation's.
-   */
-  async function preview(
-    previewer: NonNullable<ReplicateConfig['previewer']>,
-    request: PreviewRequest,
-    signal: AbortSignal,
-  ): Promise<GenerationOutcome> {
-    const face = request.photos[0];
-    if (!face) return noPhotoToPreview;
-    const started = await startJob({
-      provider,
-      send: () =>
-        call(
-          'POST',
-          '/predictions',
-          {
-            version: `${previewer.owner}/${previewer.name}:${previewer.version}`,
-            input: { main_face_image: face.url, prompt: request.prompt, ...replicatePreviewInput },
-          },
-          { headers: { prefer: `wait=${waitSeconds}` }, timeoutMs: waitSeconds * 1000 + timeoutMs },
-        ),
-      idField: 'id',
-      missingId: `${provider} answered a prediction without an id`,
-      cancel,
-      signal,
-    });
-    if (!started.started) return started.outcome;
-    const verdict = verdictOf(started.body) ?? (await follow(started.id, signal, false));
-    return conclude(verdict, started.id, signal);
-  }
-
-  /** One look at the prediction: what it ended as, undefined while it runs. */
-  const look = async (id: string) =>
-    // successBody throws for a non-2xx answer: followUntilDone sorts it (retry or fail).
-    verdictOf(successBody(provider, await call('GET', `/predictions/${encodeURIComponent(id)}`)));
-
-  /** Polls until the prediction ends; it is canceled on giving up only when nobody else holds its id. */
-  const follow = (id: string, signal: AbortSignal, handedOver: boolean) =>
-    followUntilDone({
-      provider,
-      kind: 'prediction',
-      reference: id,
-      poll: () => look(id),
-      ...(handedOver ? {} : { cancel: () => cancel(id) }),
-      signal,
-      timing,
-      maxPollFailures,
-    });
-
-  return {
-    name: 'replicate',
-    makesPreviews: false,
-
-    async generate(
-      request: GenerationRequest,
-      signal: AbortSignal,
-      onStarted?: (reference: string) => Promise<void>,
-    ) {
-      const started = await startJob({
-        provider,
-        send: () =>
-          call(
-            'POST',
-            '/predictions',
-            {
-              version: request.weights,
-              input: {
-                prompt: request.prompt,
-                ...replicateGenerationInput,
-                ...(request.seed !== undefined && { seed: request.seed }),
-              },
-            },
-            {
-              headers: { prefer: `wait=${waitSeconds}` },
-              timeoutMs: waitSeconds * 1000 + timeoutMs,
-            },
-          ),
-        idField: 'id',
-        missingId: `${provider} answered a prediction without an id`,
-        cancel,
-        signal,
-      });
-      if (!started.started) return started.outcome;
-      const { id } = started;
-      await onStarted?.(id);
-      // Sync mode often answers with the prediction already ended: then there is nothing to poll.
-      // A poll failure comes back as a failed verdict, concluded like Replicate's own.
-      const verdict = verdictOf(started.body) ?? (await follow(id, signal, Boolean(onStarted)));
-      return conclude(verdict, id, signal);
+  const predictions = {
+    look: async (id: string) =>
+      verdictOf(successBody(provider, await call('GET', `/predictions/${encodeURIComponent(id)}`))),
+    async conclude(verdict: Verdict, id: string, signal: AbortSignal): Promise<GenerationOutcome> {
+      if (verdict.status === 'blocked') return { status: 'blocked', reference: id };
+      if (verdict.status === 'failed')
+        return { status: 'failed', error: verdict.error, reference: id };
+      return downloadedOutcome(verdict.url, id, { provider, ...settings.image, signal });
     },
-
-    ...(config.upscaler && {
-      upscale: (request: UpscaleRequest, signal: AbortSignal) =>
-        withTransientRetries(() => upscaleOnce(config.upscaler!, request, signal), {
-          attempts: upscaleAttempts,
-          signal,
-        }),
-    }),
-
-    ...(config.previewer && {
-      preview: (request: PreviewRequest, signal: AbortSignal) =>
-        preview(config.previewer!, request, signal),
-    }),
-
-    jobs: {
-      resume: async (id, signal) => conclude(await follow(id, signal, true), id, signal),
-      async check(id, signal) {
-        const verdict = await look(id);
-        return verdict && conclude(verdict, id, signal);
-      },
-      cancel,
+    /** Best effort: a prediction we no longer wait for should not keep running (and billing). */
+    async cancel(id: string): Promise<void> {
+      try {
+        await call('POST', `/predictions/${encodeURIComponent(id)}/cancel`, undefined, {
+          timeoutMs: Math.min(timeoutMs, 5000),
+        });
+      } catch {
+        // Nothing more to do: the prediction ends by itself.
+      }
     },
   };
+
+  /**
+   * A prediction of `version` created in sync mode (`Prefer: wait`): the answer often holds the
+   * ended prediction, and then there is nothing to poll.
+   */
+  const prediction = (version: string, input: Record<string, unknown>) => ({
+    ...predictions,
+    send: () =>
+      call(
+        'POST',
+        '/predictions',
+        { version, input },
+        { headers: { prefer: `wait=${waitSeconds}` }, timeoutMs: waitSeconds * 1000 + timeoutMs },
+      ),
+  });
+
+  return createProviderGenerationEngine({
+    name: 'replicate',
+    provider,
+    kind: 'prediction',
+    idField: 'id',
+    missingId: `${provider} answered a prediction without an id`,
+    answered: verdictOf,
+    settings,
+    generations: predictions,
+    generation: (request) =>
+      prediction(request.weights, {
+        prompt: request.prompt,
+        ...replicateGenerationInput,
+        ...(request.seed !== undefined && { seed: request.seed }),
+      }),
+    upscaler: config.upscaler,
+    /** The pinned upscaler (`image`, `scale`, no face enhancement); its output is a URL string. */
+    upscale: (upscaler, imageUrl, scale) =>
+      prediction(`${upscaler.owner}/${upscaler.name}:${upscaler.version}`, {
+        image: imageUrl,
+        scale,
+        ...replicateUpscaleInput,
+      }),
+    previewer: config.previewer,
+    /**
+     * A training preview (decision 039): the pinned PuLID-FLUX with the user's best photo as
+     * `main_face_image` (our signed absolute URL), canceled when given up (no one else holds its
+     * id: a retried job makes a new one). Its output is a list of URLs (one here); the outcomes
+     * read as a generation's.
+     */
+    preview: (previewer, faceUrl, prompt) =>
+      prediction(`${previewer.owner}/${previewer.name}:${previewer.version}`, {
+        main_face_image: faceUrl,
+        prompt,
+        ...replicatePreviewInput,
+      }),
+  });
 }
 
 /** A prediction object → what it ended as; undefined while it runs (or in a status we do not know). */

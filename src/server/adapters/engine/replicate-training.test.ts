@@ -1,79 +1,43 @@
 import { randomBytes } from 'node:crypto';
-import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type FileHost,
-  type ReceivedWebhook,
-  startFileHost,
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from '../../../../tests/fakes/provider-fake-kit.ts';
-import {
   type FakeReplicate,
+  replicateConfig,
   signReplicateWebhook,
   startFakeReplicate,
 } from '../../../../tests/fakes/replicate-api.ts';
+import { startWebhookReceiver } from '../../../../tests/fakes/provider-fake-kit.ts';
+import { engineError } from '../../../../tests/helpers/provider-engines.ts';
+import {
+  describeTrainingProviderContract,
+  expectReadWithin300s,
+  trainingFixtures,
+  withHeaders,
+} from '../../../../tests/helpers/training-provider-contract.ts';
 import type { ReplicateConfig } from '../../config.ts';
 import { createReplicateTrainingEngine, progressFromLogs } from './replicate-training.ts';
-import { EngineError, type TrainingEngine, type TrainingRequest } from './training-engine.ts';
+import type { TrainingEngine } from './training-engine.ts';
 
 let fake: FakeReplicate;
-let files: FileHost;
-let receiver: WebhookReceiver;
 let config: ReplicateConfig;
 let engine: TrainingEngine;
-let zipUrl: string;
+
+const fixtures = trainingFixtures({
+  referenceField: 'id',
+  gender: 'woman',
+  webhookUrl: (receiverUrl) => `${receiverUrl}/api/studio/webhooks/replicate`,
+});
+const { files, trainingRequest, deliveriesFor } = fixtures;
+const receiver = () => fixtures.receiver();
 
 beforeAll(async () => {
-  [fake, files, receiver] = await Promise.all([
-    startFakeReplicate(),
-    startFileHost(),
-    startWebhookReceiver(),
-  ]);
-  zipUrl = files.serve('/signed/photos.zip', {
-    body: zipSync({ 'image_1.jpg': randomBytes(64), 'image_2.jpg': randomBytes(64) }),
-  });
-  config = {
-    apiToken: fake.apiToken,
-    webhookSecret: fake.webhookSecret,
-    baseUrl: fake.baseUrl,
-    trainer: fake.trainer,
-    owner: fake.owner,
-  };
+  fake = await startFakeReplicate();
+  config = replicateConfig(fake);
   engine = createReplicateTrainingEngine(config);
 });
 afterAll(async () => {
-  await Promise.all([fake?.close(), files?.close(), receiver?.close()]);
+  await fake?.close();
 });
-
-function trainingRequest(overrides: Partial<TrainingRequest> = {}): TrainingRequest {
-  const modelId = `mdl_${randomBytes(6).toString('hex')}`;
-  return {
-    modelId,
-    userId: 'user_1',
-    zipUrl,
-    zipKey: `users/user_1/models/${modelId}/training.zip`,
-    triggerWord: 'lkns7x',
-    steps: 1000,
-    gender: 'woman',
-    webhookUrl: `${receiver.url}/api/studio/webhooks/replicate`,
-    ...overrides,
-  };
-}
-
-/** The EngineError a call fails with. */
-async function engineError(work: Promise<unknown>): Promise<EngineError> {
-  const error = await work.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(EngineError);
-  return error as EngineError;
-}
-
-/** Deliveries received for one training, in order. */
-const deliveriesFor = (reference: string): ReceivedWebhook[] =>
-  receiver.received.filter((delivery) => JSON.parse(delivery.rawBody.toString()).id === reference);
 
 describe('Replicate training: start', () => {
   it('creates the private destination model, then the training with our inputs and webhook', async () => {
@@ -98,7 +62,7 @@ describe('Replicate training: start', () => {
     expect(sent[2]!.body).toEqual({
       destination: `${fake.owner}/${destination}`,
       input: {
-        input_images: zipUrl,
+        input_images: fixtures.zipUrl(),
         trigger_word: 'lkns7x',
         steps: 1000,
         lora_rank: 16,
@@ -135,7 +99,7 @@ describe('Replicate training: status', () => {
     expect(await engine.status(reference)).toEqual({ status: 'running', progress: 0 });
 
     await fake.startTraining(reference);
-    expect(files.hits.get('/signed/photos.zip')).toBeGreaterThan(0);
+    expect(files().hits.get('/signed/photos.zip')).toBeGreaterThan(0);
     // Only the captioning bar (12/12) so far: not training progress.
     expect(await engine.status(reference)).toEqual({ status: 'running' });
     fake.logStep(reference, 250);
@@ -173,30 +137,6 @@ describe('Replicate training: status', () => {
     expect(await engine.status(canceled.reference)).toEqual({
       status: 'failed',
       error: 'The training was canceled',
-    });
-  });
-
-  it('fails the training when the zip URL has expired or is not a zip', async () => {
-    const expired = files.serve('/signed/expired.zip', {
-      status: 403,
-      body: 'Signature expired',
-      contentType: 'text/plain',
-    });
-    const notZip = files.serve('/signed/photo.jpg', {
-      body: randomBytes(200),
-      contentType: 'image/jpeg',
-    });
-    const first = await engine.start(trainingRequest({ zipUrl: expired }));
-    await fake.completeTraining(first.reference);
-    expect(await engine.status(first.reference)).toEqual({
-      status: 'failed',
-      error: 'Failed to download input_images (download failed with HTTP 403)',
-    });
-    const second = await engine.start(trainingRequest({ zipUrl: notZip }));
-    await fake.completeTraining(second.reference);
-    expect(await engine.status(second.reference)).toEqual({
-      status: 'failed',
-      error: 'input_images must be a zip file',
     });
   });
 
@@ -238,7 +178,7 @@ describe('Replicate training: webhooks', () => {
     const { reference, completed } = await completedTraining();
     const id = completed.headers['webhook-id'] as string;
     await fake.redeliver(id);
-    const again = receiver.received.at(-1)!;
+    const again = receiver().received.at(-1)!;
     expect(again.headers['webhook-id']).toBe(id);
     expect(again.rawBody.equals(completed.rawBody)).toBe(true);
     expect((await engine.readWebhook(again))?.reference).toBe(reference);
@@ -261,32 +201,23 @@ describe('Replicate training: webhooks', () => {
 
     const forged = `v1,${Buffer.from(randomBytes(32)).toString('base64')}`;
     expect(
-      await engine.readWebhook({
-        ...completed,
-        headers: { ...completed.headers, 'webhook-signature': forged },
-      }),
+      await engine.readWebhook(withHeaders(completed, { 'webhook-signature': forged })),
     ).toBeNull();
     // A valid signature of another message id.
     expect(
-      await engine.readWebhook({
-        ...completed,
-        headers: { ...completed.headers, 'webhook-id': 'msg_other' },
-      }),
+      await engine.readWebhook(withHeaders(completed, { 'webhook-id': 'msg_other' })),
     ).toBeNull();
 
     const otherSecret = `whsec_${randomBytes(24).toString('base64')}`;
     const strangerEngine = createReplicateTrainingEngine({ ...config, webhookSecret: otherSecret });
     expect(await strangerEngine.readWebhook(completed)).toBeNull();
     await fake.redeliver(id, { secret: otherSecret });
-    expect(await engine.readWebhook(receiver.received.at(-1)!)).toBeNull();
+    expect(await engine.readWebhook(receiver().received.at(-1)!)).toBeNull();
 
-    const now = Math.floor(Date.now() / 1000);
-    await fake.redeliver(id, { timestamp: now - 301 });
-    expect(await engine.readWebhook(receiver.received.at(-1)!)).toBeNull();
-    await fake.redeliver(id, { timestamp: now + 301 });
-    expect(await engine.readWebhook(receiver.received.at(-1)!)).toBeNull();
-    await fake.redeliver(id, { timestamp: now - 290 });
-    expect(await engine.readWebhook(receiver.received.at(-1)!)).not.toBeNull();
+    await expectReadWithin300s(
+      (timestamp) => fake.redeliver(id, { timestamp }),
+      () => engine.readWebhook(receiver().received.at(-1)!),
+    );
 
     const tampered = Buffer.from(completed.rawBody);
     const text = tampered.toString().replace('"succeeded"', '"failed"   ');
@@ -304,10 +235,9 @@ describe('Replicate training: webhooks', () => {
     const { completed } = await completedTraining();
     const signature = completed.headers['webhook-signature'] as string;
     expect(
-      await engine.readWebhook({
-        ...completed,
-        headers: { ...completed.headers, 'webhook-signature': `v1,bm9wZQ== ${signature}` },
-      }),
+      await engine.readWebhook(
+        withHeaders(completed, { 'webhook-signature': `v1,bm9wZQ== ${signature}` }),
+      ),
     ).not.toBeNull();
 
     const prediction = JSON.stringify({
@@ -425,14 +355,7 @@ describe('Replicate training: errors', () => {
     expect((await engineError(engine.start(trainingRequest()))).transient).toBe(true);
   });
 
-  it('treats 429 as transient with Retry-After', async () => {
-    fake.failNext({ status: 429, retryAfter: 7, match: /\/trainings$/ });
-    const throttled = await engineError(engine.start(trainingRequest()));
-    expect(throttled).toMatchObject({ transient: true, retryAfterSeconds: 7 });
-    expect(throttled.message).toContain('Request was throttled');
-  });
-
-  it('treats a missing destination, invalid input, a foreign owner and a bad token as final, with the detail', async () => {
+  it('treats a missing destination, invalid input and a foreign owner as final, with the detail', async () => {
     fake.failNext({
       status: 404,
       detail: 'The specified training destination does not exist',
@@ -454,26 +377,9 @@ describe('Replicate training: errors', () => {
     expect(refused.message).toContain(
       'You do not have permission to create models for someone-else',
     );
-
-    const unauthenticated = createReplicateTrainingEngine({ ...config, apiToken: 'r8_wrong' });
-    const denied = await engineError(unauthenticated.status('anything'));
-    expect(denied).toMatchObject({ transient: false });
-    expect(denied.message).toContain('401');
-
-    const unknown = await engineError(engine.status('nosuchtraining'));
-    expect(unknown).toMatchObject({
-      transient: false,
-      message: 'Replicate answered 404: Not found.',
-    });
   });
 
-  it('treats a timeout and an unreachable host as transient', async () => {
-    const impatient = createReplicateTrainingEngine(config, { requestTimeoutMs: 200 });
-    fake.failNext({ hang: true, match: '/v1/trainings/' });
-    const slow = await engineError(impatient.status('whatever'));
-    expect(slow).toMatchObject({ transient: true });
-    expect(slow.message).toContain('did not answer');
-
+  it('treats an unreachable host as transient', async () => {
     const closed = await startWebhookReceiver();
     await closed.close();
     const nowhere = createReplicateTrainingEngine({ ...config, baseUrl: `${closed.url}/v1` });
@@ -482,3 +388,22 @@ describe('Replicate training: errors', () => {
     expect(unreachable.message).toContain('could not be reached');
   });
 });
+
+describeTrainingProviderContract(
+  {
+    provider: 'Replicate',
+    engine: (options) => (options ? createReplicateTrainingEngine(config, options) : engine),
+    deniedWithWrongKey: () =>
+      createReplicateTrainingEngine({ ...config, apiToken: 'r8_wrong' }).status('anything'),
+    unknown: { reference: 'nosuchtraining', message: 'Replicate answered 404: Not found.' },
+    hang: { match: '/v1/trainings/', message: 'did not answer' },
+    failNext: (failure) => fake.failNext(failure),
+    completeTraining: (reference) => fake.completeTraining(reference),
+    zipErrors: {
+      expired: 'Failed to download input_images (download failed with HTTP 403)',
+      notZip: 'input_images must be a zip file',
+    },
+    throttled: { match: /\/trainings$/, retryAfter: 7, message: 'Request was throttled' },
+  },
+  fixtures,
+);
