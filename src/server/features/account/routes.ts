@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { deleteAccountRequestSchema, meResponseSchema } from '../../../common/api/account.ts';
 import type { Authenticator } from '../auth/authenticate.ts';
-import type { SessionService } from '../auth/sessions.ts';
+import { type SessionService, signOutEverywhereRoute } from '../auth/sessions.ts';
 import type { AccountService } from './service.ts';
 
 export const accountRoutes: FastifyPluginAsyncZod<{
@@ -26,14 +26,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/account/sign-out',
     { schema: { tags: ['account'], summary: 'Sign out on every device; clears the cookie' } },
-    async (request, reply) => {
-      const cookies = await sessions.signOutEverywhere(request);
-      return reply
-        .status(204)
-        .header('set-cookie', cookies)
-        .header('cache-control', 'no-store')
-        .send();
-    },
+    signOutEverywhereRoute(sessions),
   );
 
   app.delete(

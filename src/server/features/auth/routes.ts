@@ -16,7 +16,7 @@ import {
 import { authMessages } from '../../../common/messages/auth.ts';
 import { AppError } from '../../http/app-error.ts';
 import { type AuthAnswer, type AuthService, type Client, RateLimitedError } from './service.ts';
-import type { SessionService } from './sessions.ts';
+import { type SessionService, signOutEverywhereRoute } from './sessions.ts';
 
 const clientOf = (request: FastifyRequest): Client => ({
   ip: request.ip,
@@ -129,20 +129,12 @@ export const authRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  const signOut = async (request: FastifyRequest, reply: FastifyReply) => {
-    const cookies = await sessions.signOutEverywhere(request);
-    return reply
-      .status(204)
-      .header('set-cookie', cookies)
-      .header('cache-control', 'no-store')
-      .send();
-  };
   // The specification's sign-out has global scope: this ends every session of the user, not
   // only this browser's (the same as POST /api/account/sign-out).
   app.post(
     '/api/auth/sign-out',
     { schema: { tags: ['auth'], summary: 'Sign out on every device; clears the cookie' } },
-    signOut,
+    signOutEverywhereRoute(sessions),
   );
 
   app.post(

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator } from './authenticate.ts';
 import type { Auth } from './auth.ts';
 
@@ -81,3 +81,19 @@ export function createSessionService(
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;
+
+/**
+ * The specification's sign-out, global in scope (`POST /api/auth/sign-out` and
+ * `/api/account/sign-out` alike): every session of the user ends, and the answer, 204 and never
+ * cached, clears the cookie even when the session was already gone.
+ */
+export function signOutEverywhereRoute(sessions: Pick<SessionService, 'signOutEverywhere'>) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const cookies = await sessions.signOutEverywhere(request);
+    return reply
+      .status(204)
+      .header('set-cookie', cookies)
+      .header('cache-control', 'no-store')
+      .send();
+  };
+}
