@@ -43,3 +43,31 @@ export function sessionHeaders(
   const cookies = [setCookie ?? []].flat().map((c) => c.split(';')[0]);
   return { cookie: cookies.join('; '), origin: app.origin };
 }
+
+/** Signs in through the real endpoint with an email and password; the answer as it comes. */
+export function signIn(app: TestApp, credentials: { email: string; password: string }) {
+  return app.app!.inject({
+    method: 'POST',
+    url: '/api/auth/sign-in/email',
+    headers: { origin: app.origin, 'content-type': 'application/json' },
+    payload: { email: credentials.email, password: credentials.password },
+  });
+}
+
+/** Deletes the user's account as the account page does (`DELETE /api/account`, confirmed). */
+export function deleteAccount(app: TestApp, user: SignedInUser) {
+  return app.app!.inject({
+    method: 'DELETE',
+    url: '/api/account',
+    headers: { ...user.headers, 'content-type': 'application/json' },
+    payload: { confirm: 'DELETE' },
+  });
+}
+
+/** Another device of the same user: a second sign-in, and the headers of its own session. */
+export async function signInElsewhere(app: TestApp, user: SignedInUser) {
+  const response = await signIn(app, user);
+  if (response.statusCode !== 200)
+    throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+  return sessionHeaders(app, response.headers['set-cookie']);
+}

@@ -16,17 +16,23 @@ function coordinateImage(side: number) {
 
 const plainPixels = { inputSize: 112, framing: 1, scale: 1, offset: 0 };
 
+/** The ArcFace template's points (in its 112 px square), each placed in the picture by `place`. */
+function templatePoints(
+  place: (u: number, v: number) => [number, number] = (u, v) => [u, v],
+): AlignmentPoints {
+  return {
+    leftEye: place(38.2946, 51.6963),
+    rightEye: place(73.5318, 51.5014),
+    nose: place(56.0252, 71.7366),
+    mouth: place(56.1396, 92.2848),
+  };
+}
+
 describe('alignedFace', () => {
   it('warps the face onto the ArcFace template: twice the size and shifted, back to 112 px', () => {
     // The template's points at twice the size, 10 px right and 20 px down.
     const at = (u: number, v: number): [number, number] => [u * 2 + 10, v * 2 + 20];
-    const points: AlignmentPoints = {
-      leftEye: at(38.2946, 51.6963),
-      rightEye: at(73.5318, 51.5014),
-      nose: at(56.0252, 71.7366),
-      mouth: at(56.1396, 92.2848),
-    };
-    const crop = alignedFace(coordinateImage(250), points, plainPixels);
+    const crop = alignedFace(coordinateImage(250), templatePoints(at), plainPixels);
     expect(crop).toHaveLength(112 * 112 * 3);
     for (const [x, y] of [
       [0, 0],
@@ -43,13 +49,7 @@ describe('alignedFace', () => {
   it('straightens a tilted face: a face turned a quarter turn comes out upright', () => {
     // The template turned a quarter turn in the picture: (u, v) → (181 − v, 69 + u).
     const turned = (u: number, v: number): [number, number] => [181 - v, 69 + u];
-    const points: AlignmentPoints = {
-      leftEye: turned(38.2946, 51.6963),
-      rightEye: turned(73.5318, 51.5014),
-      nose: turned(56.0252, 71.7366),
-      mouth: turned(56.1396, 92.2848),
-    };
-    const crop = alignedFace(coordinateImage(250), points, plainPixels);
+    const crop = alignedFace(coordinateImage(250), templatePoints(turned), plainPixels);
     const sourceOf = (x: number, y: number) => [
       crop[(y * 112 + x) * 3]!,
       crop[(y * 112 + x) * 3 + 1]!,
@@ -65,14 +65,12 @@ describe('alignedFace', () => {
   });
 
   it("gives the model its input range: the model's scale and offset applied to 0..255", () => {
-    const points: AlignmentPoints = {
-      leftEye: [38.2946, 51.6963],
-      rightEye: [73.5318, 51.5014],
-      nose: [56.0252, 71.7366],
-      mouth: [56.1396, 92.2848],
-    };
     const grey = { data: Buffer.alloc(112 * 112 * 3, 255), width: 112, height: 112 };
-    const crop = alignedFace(grey, points, { ...identityModel, scale: 1 / 255, offset: -0.5 });
+    const crop = alignedFace(grey, templatePoints(), {
+      ...identityModel,
+      scale: 1 / 255,
+      offset: -0.5,
+    });
     expect(crop[(56 * 112 + 56) * 3]).toBeCloseTo(0.5, 5);
   });
 });

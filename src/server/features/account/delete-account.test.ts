@@ -2,7 +2,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountMessages } from '../../../common/messages/account.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
-import { type SignedInUser, sessionHeaders, signUp } from '../../../../tests/helpers/users.ts';
+import {
+  type SignedInUser,
+  signIn,
+  signInElsewhere,
+  signUp,
+} from '../../../../tests/helpers/users.ts';
 import { account, profiles, session, subscriptions, user } from '../../db/schema/index.ts';
 import { type AccountDeletionParticipant, createAccountService } from './service.ts';
 import { userStorageKey, userStoragePrefix } from './storage-keys.ts';
@@ -67,15 +72,7 @@ describe('storage keys', () => {
 describe('DELETE /api/account', () => {
   it('deletes the files, the rows and the session, and leaves other users alone', async () => {
     const doomed = await userWithData();
-    const otherDevice = await (async () => {
-      const response = await app.app!.inject({
-        method: 'POST',
-        url: '/api/auth/sign-in/email',
-        headers: { origin: app.origin, 'content-type': 'application/json' },
-        payload: { email: doomed.email, password: doomed.password },
-      });
-      return sessionHeaders(app, response.headers['set-cookie']);
-    })();
+    const otherDevice = await signInElsewhere(app, doomed);
     const bystander = await userWithData();
     expect(await rowCounts(doomed.id)).toEqual({
       user: 1,
@@ -99,13 +96,8 @@ describe('DELETE /api/account', () => {
       401,
     );
     expect((await app.app!.inject({ url: '/api/me', headers: otherDevice })).statusCode).toBe(401);
-    const signIn = await app.app!.inject({
-      method: 'POST',
-      url: '/api/auth/sign-in/email',
-      headers: { origin: app.origin, 'content-type': 'application/json' },
-      payload: { email: doomed.email, password: doomed.password },
-    });
-    expect(signIn.statusCode).toBe(401);
+    const signInAgain = await signIn(app, doomed);
+    expect(signInAgain.statusCode).toBe(401);
 
     // Someone else's files and account are untouched.
     for (const key of bystander.files) expect(await app.deps.storage.exists(key)).toBe(true);

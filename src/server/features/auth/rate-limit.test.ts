@@ -64,24 +64,28 @@ async function timePasses(ms: number) {
 
 const windowSeconds = (rule: { windowMs: number }) => rule.windowMs / 1000;
 
+/** Uses a limit up: `max` requests sent one after another, each answered `status`. */
+async function useUp(
+  max: number,
+  status: number,
+  request: () => ReturnType<typeof post>,
+): Promise<void> {
+  for (let attempt = 0; attempt < max; attempt += 1)
+    expect((await request()).statusCode).toBe(status);
+}
+
 describe('sign-in limits', () => {
   it('refuses an IP after its limit, whatever the emails, with Retry-After', async () => {
     const ip = nextIp();
-    for (let attempt = 0; attempt < rateLimits.signIn.max; attempt += 1) {
-      const response = await post(
+    const signIn = () =>
+      post(
         app,
         '/api/auth/sign-in/email',
         { email: uniqueEmail('ip'), password: 'whatever-1' },
         ip,
       );
-      expect(response.statusCode).toBe(401);
-    }
-    const refused = await post(
-      app,
-      '/api/auth/sign-in/email',
-      { email: uniqueEmail('ip'), password: 'whatever-1' },
-      ip,
-    );
+    await useUp(rateLimits.signIn.max, 401, signIn);
+    const refused = await signIn();
     expectRateLimited(refused, authMessages.rateLimited, windowSeconds(rateLimits.signIn));
     // Another address is not affected.
     const other = await post(
@@ -95,15 +99,14 @@ describe('sign-in limits', () => {
 
   it('refuses an email after its limit, whatever the IPs', async () => {
     const user = await signUp(app);
-    for (let attempt = 0; attempt < rateLimits.signIn.max; attempt += 1) {
-      const response = await post(
+    await useUp(rateLimits.signIn.max, 200, () =>
+      post(
         app,
         '/api/auth/sign-in/email',
         { email: user.email, password: user.password },
         nextIp(),
-      );
-      expect(response.statusCode).toBe(200);
-    }
+      ),
+    );
     const refused = await post(
       app,
       '/api/auth/sign-in/email',
@@ -173,21 +176,15 @@ describe('sign-in limits', () => {
 describe('sign-up limits', () => {
   it('refuses an IP after its limit', async () => {
     const ip = nextIp();
-    for (let attempt = 0; attempt < rateLimits.signUp.max; attempt += 1) {
-      const response = await post(
+    const signUpFromIp = () =>
+      post(
         app,
         '/api/auth/sign-up/email',
         { email: uniqueEmail('signup-ip'), password: 'studio-light-7' },
         ip,
       );
-      expect(response.statusCode).toBe(200);
-    }
-    const refused = await post(
-      app,
-      '/api/auth/sign-up/email',
-      { email: uniqueEmail('signup-ip'), password: 'studio-light-7' },
-      ip,
-    );
+    await useUp(rateLimits.signUp.max, 200, signUpFromIp);
+    const refused = await signUpFromIp();
     expectRateLimited(refused, authMessages.rateLimited, windowSeconds(rateLimits.signUp));
   });
 
@@ -217,33 +214,20 @@ describe('sign-up limits', () => {
 describe('password reset limits', () => {
   it('refuses an IP after its limit', async () => {
     const ip = nextIp();
-    for (let attempt = 0; attempt < rateLimits.passwordReset.max; attempt += 1) {
-      const response = await post(
-        app,
-        '/api/auth/request-password-reset',
-        { email: uniqueEmail('reset-ip') },
-        ip,
-      );
-      expect(response.statusCode).toBe(200);
-    }
-    const refused = await post(
-      app,
-      '/api/auth/request-password-reset',
-      { email: uniqueEmail('reset-ip') },
-      ip,
-    );
+    const resetFromIp = () =>
+      post(app, '/api/auth/request-password-reset', { email: uniqueEmail('reset-ip') }, ip);
+    await useUp(rateLimits.passwordReset.max, 200, resetFromIp);
+    const refused = await resetFromIp();
     expectRateLimited(refused, authMessages.rateLimited, windowSeconds(rateLimits.passwordReset));
   });
 
   it('refuses an email after its limit, alike for known and unknown addresses', async () => {
     const known = await signUp(app);
     const unknown = uniqueEmail('reset-unknown');
-    for (const email of [known.email, unknown]) {
-      for (let attempt = 0; attempt < rateLimits.passwordReset.max; attempt += 1) {
-        const response = await post(app, '/api/auth/request-password-reset', { email }, nextIp());
-        expect(response.statusCode).toBe(200);
-      }
-    }
+    for (const email of [known.email, unknown])
+      await useUp(rateLimits.passwordReset.max, 200, () =>
+        post(app, '/api/auth/request-password-reset', { email }, nextIp()),
+      );
     const refusedKnown = await post(
       app,
       '/api/auth/request-password-reset',

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
-import { type SignedInUser, sessionHeaders, signUp } from '../../../../tests/helpers/users.ts';
+import { signInElsewhere, signUp } from '../../../../tests/helpers/users.ts';
 import { session } from '../../db/schema/index.ts';
 
 let app: TestApp;
@@ -11,18 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
 });
-
-/** Another device of the same user: a second sign-in, a second session. */
-async function signInElsewhere(user: SignedInUser) {
-  const response = await app.app!.inject({
-    method: 'POST',
-    url: '/api/auth/sign-in/email',
-    headers: { origin: app.origin, 'content-type': 'application/json' },
-    payload: { email: user.email, password: user.password },
-  });
-  expect(response.statusCode).toBe(200);
-  return sessionHeaders(app, response.headers['set-cookie']);
-}
 
 async function meStatus(headers: { cookie: string }) {
   return (await app.app!.inject({ url: '/api/me', headers })).statusCode;
@@ -43,7 +31,7 @@ describe.each(['/api/account/sign-out', '/api/auth/sign-out'])('sign-out (%s)', 
   it('ends every session of the user, on every device, and clears the cookie', async () => {
     const user = await signUp(app);
     const laptop = user.headers;
-    const phone = await signInElsewhere(user);
+    const phone = await signInElsewhere(app, user);
     const bystander = await signUp(app);
     expect(await sessionsOf(user.id)).toHaveLength(2);
 
