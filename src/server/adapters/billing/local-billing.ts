@@ -102,6 +102,24 @@ export function createLocalBillingProvider(options: {
     return invoiceId;
   }
 
+  /** Changes a subscription that is still live; news of each one changed. */
+  async function updateLive(
+    subscriptionId: string,
+    change: Partial<typeof localBillingSubscriptions.$inferInsert>,
+  ): Promise<LocalBillingNews[]> {
+    const updated = await db
+      .update(localBillingSubscriptions)
+      .set(change)
+      .where(
+        and(
+          eq(localBillingSubscriptions.id, subscriptionId),
+          inArray(localBillingSubscriptions.status, liveStatuses),
+        ),
+      )
+      .returning({ id: localBillingSubscriptions.id });
+    return updated.map((row) => ({ type: 'subscription.updated', subscriptionId: row.id }));
+  }
+
   const controls: LocalBillingControls = {
     async pay(checkoutId) {
       return db.transaction(async (tx) => {
@@ -172,33 +190,10 @@ export function createLocalBillingProvider(options: {
         .where(and(eq(checkoutSessions.id, checkoutId), eq(checkoutSessions.status, 'open')));
     },
 
-    async switchPrice(subscriptionId, priceId) {
-      const updated = await db
-        .update(localBillingSubscriptions)
-        .set({ priceId })
-        .where(
-          and(
-            eq(localBillingSubscriptions.id, subscriptionId),
-            inArray(localBillingSubscriptions.status, liveStatuses),
-          ),
-        )
-        .returning({ id: localBillingSubscriptions.id });
-      return updated.map((row) => ({ type: 'subscription.updated', subscriptionId: row.id }));
-    },
+    switchPrice: (subscriptionId, priceId) => updateLive(subscriptionId, { priceId }),
 
-    async setCancelAtPeriodEnd(subscriptionId, cancel) {
-      const updated = await db
-        .update(localBillingSubscriptions)
-        .set({ cancelAtPeriodEnd: cancel })
-        .where(
-          and(
-            eq(localBillingSubscriptions.id, subscriptionId),
-            inArray(localBillingSubscriptions.status, liveStatuses),
-          ),
-        )
-        .returning({ id: localBillingSubscriptions.id });
-      return updated.map((row) => ({ type: 'subscription.updated', subscriptionId: row.id }));
-    },
+    setCancelAtPeriodEnd: (subscriptionId, cancel) =>
+      updateLive(subscriptionId, { cancelAtPeriodEnd: cancel }),
 
     async advance(subscriptionId) {
       return db.transaction(async (tx) => {

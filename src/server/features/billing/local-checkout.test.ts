@@ -4,7 +4,8 @@ import type { AppEvent } from '../../../common/api/events.ts';
 import { billingMessages } from '../../../common/messages/billing.ts';
 import { creditsMessages } from '../../../common/messages/credits.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
-import { type SignedInUser, signUp } from '../../../../tests/helpers/users.ts';
+import { paidBasicSubscription } from '../../../../tests/helpers/billing.ts';
+import { deleteAccount, type SignedInUser, signUp } from '../../../../tests/helpers/users.ts';
 import {
   checkoutSessions,
   creditLedger,
@@ -98,12 +99,7 @@ describe('local checkout (BILLING=local)', () => {
     const checked = await call(user, 'POST', '/api/billing/check-subscription', { sessionId: id });
     expect(checked.status).toBe(200);
     expect(checked.body).toMatchObject({
-      active: true,
-      tier: 'basic',
-      credits: 50,
-      monthlyFreeTrainingsLeft: 1,
-      status: 'active',
-      priceId: 'price_basic',
+      ...paidBasicSubscription,
       planTitle: 'Basic',
       interval: 'month',
       cancelAtPeriodEnd: false,
@@ -481,12 +477,7 @@ describe('account deletion keeps the books', () => {
   it('ends the subscription, writes off the credits and keeps ledger and checkout rows', async () => {
     const user = await signUp(app);
     await buy(user, '/api/billing/checkout', { priceId: 'price_basic' });
-    const response = await app.app!.inject({
-      method: 'DELETE',
-      url: '/api/account',
-      headers: { ...user.headers, 'content-type': 'application/json' },
-      payload: { confirm: 'DELETE' },
-    });
+    const response = await deleteAccount(app, user);
     expect(response.statusCode).toBe(204);
     const database = app.deps.database.db;
     expect(

@@ -219,33 +219,32 @@ const testModeRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, 
     },
   );
 
-  app.post(
-    '/api/billing/test-checkout/:id/pay',
+  // Paying and leaving: the two ways out of the test checkout page.
+  const checkoutEndings = [
     {
-      schema: {
-        tags: testTags,
-        summary: 'Pay the test checkout; answers the success URL',
-        params: testCheckoutParamsSchema,
-        response: { 200: testCheckoutResultSchema },
-      },
+      ending: 'pay',
+      summary: 'Pay the test checkout; answers the success URL',
+      end: billing.payTestCheckout,
     },
-    async (request) =>
-      billing.payTestCheckout(await authenticator.requireUser(request), request.params.id),
-  );
-
-  app.post(
-    '/api/billing/test-checkout/:id/cancel',
     {
-      schema: {
-        tags: testTags,
-        summary: 'Leave the test checkout; answers the cancel URL',
-        params: testCheckoutParamsSchema,
-        response: { 200: testCheckoutResultSchema },
-      },
+      ending: 'cancel',
+      summary: 'Leave the test checkout; answers the cancel URL',
+      end: billing.cancelTestCheckout,
     },
-    async (request) =>
-      billing.cancelTestCheckout(await authenticator.requireUser(request), request.params.id),
-  );
+  ];
+  for (const { ending, summary, end } of checkoutEndings)
+    app.post(
+      `/api/billing/test-checkout/:id/${ending}`,
+      {
+        schema: {
+          tags: testTags,
+          summary,
+          params: testCheckoutParamsSchema,
+          response: { 200: testCheckoutResultSchema },
+        },
+      },
+      async (request) => end(await authenticator.requireUser(request), request.params.id),
+    );
 
   app.get(
     '/api/billing/test-portal',
@@ -277,29 +276,17 @@ const testModeRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, 
       billing.testPortalSwitch(await authenticator.requireUser(request), request.body.priceId),
   );
 
-  app.post(
-    '/api/billing/test-portal/cancel',
-    {
-      schema: {
-        tags: testTags,
-        summary: 'Cancel at the end of the period',
-        response: { 200: testPortalSchema },
-      },
-    },
-    async (request) => billing.testPortalCancel(await authenticator.requireUser(request), true),
-  );
-
-  app.post(
-    '/api/billing/test-portal/resume',
-    {
-      schema: {
-        tags: testTags,
-        summary: 'Undo the cancellation',
-        response: { 200: testPortalSchema },
-      },
-    },
-    async (request) => billing.testPortalCancel(await authenticator.requireUser(request), false),
-  );
+  // Cancelling at the period's end, and taking it back.
+  const cancellations = [
+    { action: 'cancel', summary: 'Cancel at the end of the period', cancel: true },
+    { action: 'resume', summary: 'Undo the cancellation', cancel: false },
+  ];
+  for (const { action, summary, cancel } of cancellations)
+    app.post(
+      `/api/billing/test-portal/${action}`,
+      { schema: { tags: testTags, summary, response: { 200: testPortalSchema } } },
+      async (request) => billing.testPortalCancel(await authenticator.requireUser(request), cancel),
+    );
 
   if (options.testClock) {
     app.post(

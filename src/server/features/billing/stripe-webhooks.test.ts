@@ -7,7 +7,8 @@ import {
   startFakeStripe,
 } from '../../../../tests/fakes/stripe-api.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
-import { type SignedInUser, signUp } from '../../../../tests/helpers/users.ts';
+import { paidBasicSubscription } from '../../../../tests/helpers/billing.ts';
+import { deleteAccount, type SignedInUser, signUp } from '../../../../tests/helpers/users.ts';
 import { billingEvents, creditLedger } from '../../db/schema/index.ts';
 import { ledgerSum } from './ledger-repository.ts';
 
@@ -120,12 +121,7 @@ describe('Stripe checkout', () => {
       `${app.config.publicUrl}/payment-success?session_id=${sessionId}`,
     );
     expect(await subscription(user)).toMatchObject({
-      active: true,
-      tier: 'basic',
-      credits: 50,
-      monthlyFreeTrainingsLeft: 1,
-      status: 'active',
-      priceId: 'price_basic',
+      ...paidBasicSubscription,
       canManage: true,
     });
     // The return page's check finds it done and changes nothing.
@@ -451,12 +447,7 @@ describe('Stripe packs, verification and portal', () => {
 
   it('cancels the Stripe subscription when the account is deleted', async () => {
     const { user, subscriptionId } = await basicSubscriber();
-    const response = await app.app!.inject({
-      method: 'DELETE',
-      url: '/api/account',
-      headers: { ...user.headers, 'content-type': 'application/json' },
-      payload: { confirm: 'DELETE' },
-    });
+    const response = await deleteAccount(app, user);
     expect(response.statusCode).toBe(204);
     expect(fake.subscription(subscriptionId)!.status).toBe('canceled');
     expect(await ledgerSum(app.deps.database.db, user.id)).toBe(0);
