@@ -5,7 +5,7 @@ import { loadGraphModel, type GraphModel } from '@tensorflow/tfjs-converter';
 import { loadLayersModel, type LayersModel } from '@tensorflow/tfjs-layers';
 import sharp from 'sharp';
 import { photos } from '../../common/product/photos.ts';
-import { getTf, serialised } from './tf.ts';
+import { getTf, type ModelJson, modelArtifacts, serialised } from './tf.ts';
 import type { RgbImage } from './rgb-image.ts';
 
 /**
@@ -69,30 +69,14 @@ const modelsDir = path.resolve(path.dirname(require.resolve('nsfwjs')), '../mode
  */
 function readBundledModel(files: ModelFiles): tfCore.io.ModelArtifacts {
   const folder = path.join(modelsDir, files.folder);
-  const json = require(path.join(folder, 'model.min.js')) as {
-    modelTopology: tfCore.io.ModelArtifacts['modelTopology'];
-    format?: string;
-    generatedBy?: string;
-    convertedBy?: string | null;
-    weightsManifest: { paths: string[]; weights: tfCore.io.WeightsManifestEntry[] }[];
-  };
-  const shards = json.weightsManifest.flatMap((group) =>
-    group.paths.map((shard) =>
-      Buffer.from(require(path.join(folder, `${shard}.min.js`)) as string, 'base64'),
-    ),
+  // Without the model's own metadata, as always: mobilenet_v2_mid carries a signature there, which
+  // tfjs would take over the graph's to name its inputs and outputs.
+  const { userDefinedMetadata: _metadata, ...json } = require(
+    path.join(folder, 'model.min.js'),
+  ) as ModelJson;
+  return modelArtifacts(json, (shard) =>
+    Buffer.from(require(path.join(folder, `${shard}.min.js`)) as string, 'base64'),
   );
-  const weights = Buffer.concat(shards);
-  return {
-    modelTopology: json.modelTopology,
-    format: json.format,
-    generatedBy: json.generatedBy,
-    convertedBy: json.convertedBy,
-    weightSpecs: json.weightsManifest.flatMap((group) => group.weights),
-    weightData: weights.buffer.slice(
-      weights.byteOffset,
-      weights.byteOffset + weights.byteLength,
-    ) as ArrayBuffer,
-  };
 }
 
 async function loadModel(name: NsfwModelName): Promise<Model> {

@@ -54,23 +54,30 @@ export function registerFileLoader(): void {
       : null) as unknown as Parameters<typeof tf.io.registerLoadRouter>[0]);
 }
 
-/** A tfjs graph model's JSON and its weight shards, read from disk into one artifacts object. */
-export function readModelArtifacts(modelJsonPath: string): tf.io.ModelArtifacts {
-  const json = JSON.parse(readFileSync(modelJsonPath, 'utf8')) as {
-    modelTopology: tf.io.ModelArtifacts['modelTopology'];
-    format?: string;
-    generatedBy?: string;
-    convertedBy?: string | null;
-    signature?: object;
-    userDefinedMetadata?: Record<string, object>;
-    weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
-  };
+/** A tfjs model's `model.json`, as tfjs writes it. */
+export interface ModelJson {
+  modelTopology: tf.io.ModelArtifacts['modelTopology'];
+  format?: string;
+  generatedBy?: string;
+  convertedBy?: string | null;
+  signature?: object;
+  userDefinedMetadata?: Record<string, object>;
+  weightsManifest: { paths: string[]; weights: tf.io.WeightsManifestEntry[] }[];
+}
+
+/**
+ * One artifacts object from a model's JSON and its weight shards, each read by `readShard` from
+ * its path in the weights manifest and joined in the manifest's order.
+ */
+export function modelArtifacts(
+  json: ModelJson,
+  readShard: (shardPath: string) => Buffer,
+): tf.io.ModelArtifacts {
   const specs: tf.io.WeightsManifestEntry[] = [];
   const buffers: Buffer[] = [];
   for (const group of json.weightsManifest) {
     specs.push(...group.weights);
-    for (const part of group.paths)
-      buffers.push(readFileSync(path.join(path.dirname(modelJsonPath), part)));
+    for (const part of group.paths) buffers.push(readShard(part));
   }
   const all = Buffer.concat(buffers);
   return {
@@ -83,6 +90,12 @@ export function readModelArtifacts(modelJsonPath: string): tf.io.ModelArtifacts 
     weightSpecs: specs,
     weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength) as ArrayBuffer,
   };
+}
+
+/** A tfjs graph model's JSON and its weight shards, read from disk into one artifacts object. */
+export function readModelArtifacts(modelJsonPath: string): tf.io.ModelArtifacts {
+  const json = JSON.parse(readFileSync(modelJsonPath, 'utf8')) as ModelJson;
+  return modelArtifacts(json, (part) => readFileSync(path.join(path.dirname(modelJsonPath), part)));
 }
 
 /** Loads a graph model from a `model.json` path on disk (inside an npm package). */
