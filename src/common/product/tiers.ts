@@ -25,7 +25,16 @@ export interface TierGate {
   readonly prioritySupport: boolean;
 }
 
-// Enterprise is assigned by an operator and gates exactly as Premium.
+const premiumGate = {
+  customPrompts: true,
+  bulk: true,
+  tryOn: true,
+  modelLimit: 20,
+  extendedHistory: true,
+  prioritySupport: true,
+} as const;
+
+// Enterprise is assigned by an operator and gates exactly as Premium: the same gate.
 export const tierGates = {
   none: {
     customPrompts: false,
@@ -51,22 +60,8 @@ export const tierGates = {
     extendedHistory: false,
     prioritySupport: false,
   },
-  premium: {
-    customPrompts: true,
-    bulk: true,
-    tryOn: true,
-    modelLimit: 20,
-    extendedHistory: true,
-    prioritySupport: true,
-  },
-  enterprise: {
-    customPrompts: true,
-    bulk: true,
-    tryOn: true,
-    modelLimit: 20,
-    extendedHistory: true,
-    prioritySupport: true,
-  },
+  premium: premiumGate,
+  enterprise: premiumGate,
 } as const satisfies Record<Tier, TierGate>;
 
 export function isTier(value: unknown): value is Tier {
