@@ -1,4 +1,5 @@
 import type { RgbImage } from '../../../images/rgb-image.ts';
+import { seededRandom } from './backdrops/canvas.ts';
 import type { Rgb, Scene } from './scene.ts';
 
 /**
@@ -217,21 +218,9 @@ function blank(picture: Picture): Picture {
   };
 }
 
-/** mulberry32: small, fast, and the same numbers for the same seed everywhere. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Roughly normal noise (mean 0, deviation 1): a sum of four uniforms. */
 function noisePlane(width: number, height: number, seed: number): Float32Array {
-  const next = random(seed);
+  const next = seededRandom(seed);
   const plane = new Float32Array(width * height);
   for (let i = 0; i < plane.length; i++) {
     plane[i] = (next() + next() + next() + next() - 2) * 1.7320508;
@@ -1226,7 +1215,7 @@ function hatchTexture(
  */
 function vhs(picture: Picture, seed: number): Picture {
   const { rgb, width, height } = picture;
-  const next = random(seed ^ 0x7a9e);
+  const next = seededRandom(seed ^ 0x7a9e);
   const pixels = width * height;
   const luma = new Float32Array(pixels);
   const chroma = new Float32Array(pixels * 2);

@@ -97,6 +97,47 @@ export class Canvas {
     );
   }
 
+  /**
+   * Fills the whole picture with a gradient from the top down to `horizon` (a wall, the water, a
+   * glade; its last colour goes on below, where the ground usually covers it).
+   */
+  fillToHorizon(horizon: number, stops: Stop[]): void {
+    this.fillAll(this.vertical(stops, 0, horizon));
+  }
+
+  /**
+   * A strip from the horizon to the bottom edge (a path, a carpet) narrowing into the distance:
+   * its far edge spans `far` and its near edge `near` (fractions of the width), shaded from
+   * `colours.far` to `colours.near`.
+   */
+  receding(
+    horizon: number,
+    far: [number, number],
+    near: [number, number],
+    colours: { far: Rgb; near: Rgb },
+  ): void {
+    this.polygon(
+      [
+        [this.width * far[0], horizon],
+        [this.width * far[1], horizon],
+        [this.width * near[1], this.height],
+        [this.width * near[0], this.height],
+      ],
+      this.vertical(
+        [
+          [0, colours.far],
+          [1, colours.near],
+        ],
+        horizon,
+      ),
+    );
+  }
+
+  /** Fills all below `horizon` (the ground, a floor, a sea bed) with a gradient from it down. */
+  ground(horizon: number, stops: Stop[]): void {
+    this.rect(0, horizon, this.width, this.height - horizon, this.vertical(stops, horizon));
+  }
+
   fillAll(fill: string, extra = ''): void {
     this.rect(0, 0, this.width, this.height, fill, extra);
   }

@@ -104,19 +104,10 @@ export function cityNight(p: Painting): void {
     c.rect(x, y, c.between(50, 110), c.between(24, 40), css(mix(colour, white, 0.45)), 'rx="6"');
   }
   const street = [14, 14, 20] as Rgb;
-  c.rect(
-    0,
-    horizon,
-    c.width,
-    c.height - horizon,
-    c.vertical(
-      [
-        [0, [30, 26, 34]],
-        [1, street],
-      ],
-      horizon,
-    ),
-  );
+  c.ground(horizon, [
+    [0, [30, 26, 34]],
+    [1, street],
+  ]);
   const lamps: Rgb[] = [
     [255, 196, 110],
     [255, 170, 80],

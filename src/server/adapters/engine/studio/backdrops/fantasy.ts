@@ -130,17 +130,11 @@ export function underwater(p: Painting): void {
   const night = light.isNight;
   const shallow = mix(night ? [20, 60, 90] : [90, 210, 220], scene.palette.base, 0.15);
   const deep = night ? ([2, 10, 26] as Rgb) : ([6, 40, 84] as Rgb);
-  c.fillAll(
-    c.vertical(
-      [
-        [0, shallow],
-        [0.45, mix(shallow, deep, 0.6)],
-        [1, deep],
-      ],
-      0,
-      horizon,
-    ),
-  );
+  c.fillToHorizon(horizon, [
+    [0, shallow],
+    [0.45, mix(shallow, deep, 0.6)],
+    [1, deep],
+  ]);
   // The surface seen from below: a bright, broken band.
   const surface = wiggle(c.random, 8, 2);
   let waves = 'M0,0';
@@ -157,19 +151,10 @@ export function underwater(p: Painting): void {
     c.height * 1.1,
   );
   const sand = mix([196, 180, 140], deep, night ? 0.7 : 0.35);
-  c.rect(
-    0,
-    horizon,
-    c.width,
-    c.height - horizon,
-    c.vertical(
-      [
-        [0, mix(sand, deep, 0.4)],
-        [1, sand],
-      ],
-      horizon,
-    ),
-  );
+  c.ground(horizon, [
+    [0, mix(sand, deep, 0.4)],
+    [1, sand],
+  ]);
   veil(p, horizon + 80, horizon - 40, mix(shallow, deep, 0.7), 0.7);
   // Caustics: a loose net of bright threads on the sand.
   const threads: string[] = [];
@@ -281,19 +266,10 @@ export function neonGrid(p: Painting): void {
   for (let i = 0; i <= 80; i++)
     edge += `${i ? 'L' : 'M'}${n((i / 80) * c.width)},${n(peaks((i / 80) * c.width))}`;
   c.path(edge, 'none', `stroke="${css(cyan)}" stroke-width="3" stroke-opacity="0.8"`);
-  c.rect(
-    0,
-    horizon,
-    c.width,
-    c.height - horizon,
-    c.vertical(
-      [
-        [0, [40, 6, 60]],
-        [1, [8, 2, 20]],
-      ],
-      horizon,
-    ),
-  );
+  c.ground(horizon, [
+    [0, [40, 6, 60]],
+    [1, [8, 2, 20]],
+  ]);
   const grid: string[] = [];
   const vanishingX = c.width / 2;
   for (let i = -16; i <= 16; i++) {

@@ -212,19 +212,10 @@ export function library(p: Painting): void {
   );
   sideFalloff(p, 0.55);
   const carpet = indoors(p, tintedBy([110, 40, 36], scene.palette.base, 0.3));
-  c.rect(
-    0,
-    horizon,
-    c.width,
-    c.height - horizon,
-    c.vertical(
-      [
-        [0, scaled(carpet, 0.7)],
-        [1, carpet],
-      ],
-      horizon,
-    ),
-  );
+  c.ground(horizon, [
+    [0, scaled(carpet, 0.7)],
+    [1, carpet],
+  ]);
   c.rect(0, horizon - 6, c.width, 12, css(scaled(wood, 0.7)));
   if (light.isNight) {
     veil(p, 0, c.height, [12, 6, 2], 0.35);
@@ -236,16 +227,10 @@ export function library(p: Painting): void {
 export function cafe(p: Painting): void {
   const { c, scene, light, horizon } = p;
   const wall = indoors(p, tintedBy([96, 64, 44], scene.palette.base, 0.3));
-  c.fillAll(
-    c.vertical(
-      [
-        [0, scaled(wall, 0.55)],
-        [0.7, wall],
-      ],
-      0,
-      horizon,
-    ),
-  );
+  c.fillToHorizon(horizon, [
+    [0, scaled(wall, 0.55)],
+    [0.7, wall],
+  ]);
   const window = {
     x: c.width * 0.58,
     y: c.height * 0.08,
@@ -292,20 +277,11 @@ export function cafe(p: Painting): void {
   sideFalloff(p, 0.3);
   // The counter top: grain running along the boards, a lit front edge.
   const wood = indoors(p, [128, 80, 46]);
-  c.rect(
-    0,
-    horizon,
-    c.width,
-    c.height - horizon,
-    c.vertical(
-      [
-        [0, mix(wood, white, 0.15)],
-        [0.05, wood],
-        [1, scaled(wood, 0.55)],
-      ],
-      horizon,
-    ),
-  );
+  c.ground(horizon, [
+    [0, mix(wood, white, 0.15)],
+    [0.05, wood],
+    [1, scaled(wood, 0.55)],
+  ]);
   const grain: string[] = [];
   for (let i = 0; i < 40; i++) {
     const y = c.between(horizon + 10, c.height);
@@ -324,16 +300,10 @@ export function cafe(p: Painting): void {
 export function gallery(p: Painting): void {
   const { c, scene, light, horizon } = p;
   const wall = indoors(p, tintedBy([238, 236, 232], scene.palette.base, 0.2));
-  c.fillAll(
-    c.vertical(
-      [
-        [0, scaled(wall, 0.85)],
-        [1, wall],
-      ],
-      0,
-      horizon,
-    ),
-  );
+  c.fillToHorizon(horizon, [
+    [0, scaled(wall, 0.85)],
+    [1, wall],
+  ]);
   c.rect(0, 0, c.width, 26, css(scaled(wall, 0.7)));
   const works: { x: number; y: number; width: number; height: number }[] = [
     { x: -0.06, y: 0.2, width: 0.28, height: 0.3 },
@@ -390,16 +360,10 @@ export function stage(p: Painting): void {
   const { c, scene, light, horizon } = p;
   const houseLights = light.isNight ? 0.05 : 0.6;
   const back = scaled(tintedBy([40, 30, 40], scene.palette.base, 0.2), 0.5 + houseLights);
-  c.fillAll(
-    c.vertical(
-      [
-        [0, scaled(back, 0.5)],
-        [1, back],
-      ],
-      0,
-      horizon,
-    ),
-  );
+  c.fillToHorizon(horizon, [
+    [0, scaled(back, 0.5)],
+    [1, back],
+  ]);
   const beam = mix(scene.palette.accent, [255, 236, 206], 0.75);
   const spotX = c.width / 2;
   // Nested cones, each faint: the beam is brightest at its core and soft at its edges.
@@ -429,19 +393,10 @@ export function stage(p: Painting): void {
   curtain(p, c.width * 0.76, c.width * 0.24, velvet, houseLights);
   curtain(p, 0, c.width, velvet, houseLights, c.height * 0.1);
   const boards = scaled([120, 82, 50], 0.35 + houseLights);
-  c.rect(
-    0,
-    horizon,
-    c.width,
-    c.height - horizon,
-    c.vertical(
-      [
-        [0, boards],
-        [1, scaled(boards, 0.5)],
-      ],
-      horizon,
-    ),
-  );
+  c.ground(horizon, [
+    [0, boards],
+    [1, scaled(boards, 0.5)],
+  ]);
   c.ellipse(
     spotX,
     horizon + 70,
@@ -558,20 +513,6 @@ export function castle(p: Painting): void {
   const flags = indoors(p, [120, 112, 100]);
   perspectiveFloor(p, { near: scaled(flags, 0.7), far: flags, seam: scaled(flags, 0.5) }, 6, 0.6);
   const carpet = indoors(p, tintedBy([140, 24, 32], scene.palette.accent, 0.15));
-  c.polygon(
-    [
-      [c.width * 0.44, horizon],
-      [c.width * 0.56, horizon],
-      [c.width * 0.78, c.height],
-      [c.width * 0.22, c.height],
-    ],
-    c.vertical(
-      [
-        [0, scaled(carpet, 0.7)],
-        [1, carpet],
-      ],
-      horizon,
-    ),
-  );
+  c.receding(horizon, [0.44, 0.56], [0.22, 0.78], { far: scaled(carpet, 0.7), near: carpet });
   if (light.isNight) veil(p, 0, c.height, [10, 6, 4], 0.3);
 }

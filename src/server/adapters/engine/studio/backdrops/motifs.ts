@@ -486,20 +486,10 @@ export function perspectiveFloor(
   seamOpacity: number,
 ): void {
   const { c, horizon } = p;
-  c.rect(
-    0,
-    horizon,
-    c.width,
-    c.height - horizon,
-    c.vertical(
-      [
-        [0, colours.far],
-        [1, colours.near],
-      ],
-      horizon,
-      c.height,
-    ),
-  );
+  c.ground(horizon, [
+    [0, colours.far],
+    [1, colours.near],
+  ]);
   const vanishing: [number, number] = [c.width / 2, horizon - (c.height - horizon) * 1.6];
   const lines: string[] = [];
   for (let i = -seams; i <= seams * 2; i++) {

@@ -308,17 +308,11 @@ function trunks(
 export function forest(p: Painting): void {
   const { c, light, horizon } = p;
   const glade = mix(land(p, [196, 214, 150]), light.haze, 0.3);
-  c.fillAll(
-    c.vertical(
-      [
-        [0, mix(glade, light.skyMiddle, 0.4)],
-        [0.6, glade],
-        [1, land(p, [70, 90, 50])],
-      ],
-      0,
-      horizon,
-    ),
-  );
+  c.fillToHorizon(horizon, [
+    [0, mix(glade, light.skyMiddle, 0.4)],
+    [0.6, glade],
+    [1, land(p, [70, 90, 50])],
+  ]);
   const [sunX] = sunAt(p);
   c.glow(sunX, c.height * 0.2, 420, 420, light.sun.colour, light.isNight ? 0.15 : 0.55);
   const bark: Rgb = land(p, [70, 56, 44], 0);
@@ -335,19 +329,10 @@ export function forest(p: Painting): void {
     c.height,
   );
   const moss = land(p, [80, 104, 50]);
-  c.rect(
-    0,
-    horizon,
-    c.width,
-    c.height - horizon,
-    c.vertical(
-      [
-        [0, mix(moss, glade, 0.4)],
-        [1, scaled(moss, 0.55)],
-      ],
-      horizon,
-    ),
-  );
+  c.ground(horizon, [
+    [0, mix(moss, glade, 0.4)],
+    [1, scaled(moss, 0.55)],
+  ]);
   bokeh(
     p,
     18,
@@ -390,19 +375,10 @@ export function autumnPark(p: Painting): void {
   ];
   veil(p, horizon * 0.5, horizon, light.haze, 0.4);
   const grass = land(p, [110, 112, 56]);
-  c.rect(
-    0,
-    horizon,
-    c.width,
-    c.height - horizon,
-    c.vertical(
-      [
-        [0, mix(grass, light.haze, 0.3)],
-        [1, scaled(grass, 0.7)],
-      ],
-      horizon,
-    ),
-  );
+  c.ground(horizon, [
+    [0, mix(grass, light.haze, 0.3)],
+    [1, scaled(grass, 0.7)],
+  ]);
   for (let row = 0; row < 2; row++) {
     const near = row === 1;
     for (let x = c.between(-80, 0); x < c.width + 100; x += c.between(150, 260)) {
@@ -418,21 +394,7 @@ export function autumnPark(p: Painting): void {
     }
   }
   const path = land(p, [190, 176, 156]);
-  c.polygon(
-    [
-      [c.width * 0.46, horizon],
-      [c.width * 0.54, horizon],
-      [c.width * 0.9, c.height],
-      [c.width * 0.1, c.height],
-    ],
-    c.vertical(
-      [
-        [0, mix(path, light.haze, 0.3)],
-        [1, path],
-      ],
-      horizon,
-    ),
-  );
+  c.receding(horizon, [0.46, 0.54], [0.1, 0.9], { far: mix(path, light.haze, 0.3), near: path });
   const leaves = foliage.map(() => [] as string[]);
   for (let i = 0; i < 260; i++) {
     const y = horizon + c.random() ** 0.7 * (c.height - horizon);
@@ -546,19 +508,10 @@ export function garden(p: Painting): void {
     );
   }
   const lawn = land(p, [70, 130, 56]);
-  c.rect(
-    0,
-    horizon,
-    c.width,
-    c.height - horizon,
-    c.vertical(
-      [
-        [0, mix(lawn, light.haze, 0.2)],
-        [1, scaled(lawn, 0.7)],
-      ],
-      horizon,
-    ),
-  );
+  c.ground(horizon, [
+    [0, mix(lawn, light.haze, 0.2)],
+    [1, scaled(lawn, 0.7)],
+  ]);
   blossoms.forEach((shapes, i) => c.path(shapes.join(''), css(petals[i]!), 'fill-opacity="0.9"'));
   bokeh(p, 16, { left: 0, right: c.width, top: 0, bottom: horizon }, petals, [10, 22], 0.35);
 }
