@@ -28,6 +28,7 @@ import { createCosts } from './features/costs/service.ts';
 import { createGeneration } from './features/generation/generation.ts';
 import { sendEmailJob } from './features/email/jobs.ts';
 import { createMemoryEventBus, createPostgresEventBus } from './features/events/event-bus.ts';
+import type { PaidWorkDeps } from './features/feature-deps.ts';
 import { createStudio } from './features/studio/studio.ts';
 import { createTryOn } from './features/tryon/tryon.ts';
 import {
@@ -130,7 +131,8 @@ export async function start(
     logger,
   });
   const generationEngine = createGenerationEngine(config, storage);
-  const studio = createStudio({
+  // What each feature doing paid work on jobs is built on (features/feature-deps.ts).
+  const paidWork: PaidWorkDeps = {
     config,
     db: database.db,
     unitOfWork,
@@ -138,6 +140,11 @@ export async function start(
     queue,
     events,
     billing,
+    costs,
+    logger,
+  };
+  const studio = createStudio({
+    ...paidWork,
     engine: createTrainingEngine(config, storage),
     previewEngine: generationEngine,
     presets: {
@@ -145,36 +152,18 @@ export async function start(
       preset: (id) => catalog.enginePreset(id),
     },
     faces,
-    costs,
-    logger,
   });
   const generation = createGeneration({
-    config,
-    db: database.db,
-    unitOfWork,
-    storage,
-    queue,
-    events,
-    billing,
+    ...paidWork,
     catalog,
     studio,
     engine: generationEngine,
     faces,
-    costs,
-    logger,
   });
   const tryOn = createTryOn({
-    config,
-    db: database.db,
-    unitOfWork,
-    storage,
-    queue,
-    events,
-    billing,
+    ...paidWork,
     generation,
     engine: createTryOnEngine(config, storage),
-    costs,
-    logger,
   });
 
   // What the HTTP API adds. One store for every limit, in Postgres, so that limits hold across

@@ -1,39 +1,25 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { GenerationEngine } from '../../adapters/engine/generation-engine.ts';
-import type { Storage } from '../../adapters/storage/storage.ts';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
-import type { UnitOfWork } from '../../db/unit-of-work.ts';
-import { defineWorker, type JobQueue, type JobWorker } from '../../jobs/job-queue.ts';
-import type { Billing } from '../billing/billing.ts';
+import { defineWorker, type JobWorker } from '../../jobs/job-queue.ts';
 import type { createCatalogService } from '../catalog/service.ts';
-import type { EventBus } from '../events/event-bus.ts';
+import type { PaidWorkDeps } from '../feature-deps.ts';
 import type { Studio } from '../studio/studio.ts';
 import type { FaceAnalyzer } from '../studio/validation.ts';
 import { generateImageJob, sweepGenerationsJob } from './jobs.ts';
 import { createGenerationService } from './service.ts';
 import { createGenerationWorker } from './worker.ts';
-import type { Costs } from '../costs/service.ts';
 
 /** Every five minutes, generations without news for too long are reconciled with the engine. */
 const sweepCron = '*/5 * * * *';
 
 /** Generation wired together: service (routes) and workers, around the configured engine. */
-export function createGeneration(deps: {
-  config: Config;
-  db: Database;
-  unitOfWork: UnitOfWork;
-  storage: Storage;
-  queue: JobQueue;
-  events: EventBus;
-  billing: Pick<Billing, 'credits'>;
-  catalog: ReturnType<typeof createCatalogService>;
-  studio: Pick<Studio, 'service'>;
-  engine: GenerationEngine;
-  faces: FaceAnalyzer;
-  costs: Pick<Costs, 'record'>;
-  logger: FastifyBaseLogger;
-}) {
+export function createGeneration(
+  deps: PaidWorkDeps & {
+    catalog: ReturnType<typeof createCatalogService>;
+    studio: Pick<Studio, 'service'>;
+    engine: GenerationEngine;
+    faces: FaceAnalyzer;
+  },
+) {
   const { config, db, unitOfWork, storage, queue, events, catalog, engine, logger } = deps;
   const { credits } = deps.billing;
   const service = createGenerationService({

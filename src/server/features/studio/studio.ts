@@ -1,14 +1,7 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { GenerationEngine } from '../../adapters/engine/generation-engine.ts';
 import { EngineError, type TrainingEngine } from '../../adapters/engine/training-engine.ts';
-import type { Storage } from '../../adapters/storage/storage.ts';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
-import type { UnitOfWork } from '../../db/unit-of-work.ts';
-import { defineWorker, type JobQueue, type JobWorker } from '../../jobs/job-queue.ts';
-import type { Billing } from '../billing/billing.ts';
-import type { Costs } from '../costs/service.ts';
-import type { EventBus } from '../events/event-bus.ts';
+import { defineWorker, type JobWorker } from '../../jobs/job-queue.ts';
+import type { PaidWorkDeps } from '../feature-deps.ts';
 import {
   checkTrainingJob,
   deleteFilesJob,
@@ -27,23 +20,16 @@ import { createPhotoValidation, type FaceAnalyzer } from './validation.ts';
 const sweepCron = '*/10 * * * *';
 
 /** The studio's model creation wired together: service (routes), validation, training, jobs. */
-export function createStudio(deps: {
-  config: Config;
-  db: Database;
-  unitOfWork: UnitOfWork;
-  storage: Storage;
-  queue: JobQueue;
-  events: EventBus;
-  billing: Pick<Billing, 'credits'>;
-  engine: TrainingEngine;
-  /** What makes training previews (decision 039): the generation engine's `preview`. */
-  previewEngine: Pick<GenerationEngine, 'name' | 'preview'>;
-  /** The catalog's presets, through its service. */
-  presets: PreviewsDeps['sources'];
-  faces: FaceAnalyzer;
-  costs: Pick<Costs, 'record'>;
-  logger: FastifyBaseLogger;
-}) {
+export function createStudio(
+  deps: PaidWorkDeps & {
+    engine: TrainingEngine;
+    /** What makes training previews (decision 039): the generation engine's `preview`. */
+    previewEngine: Pick<GenerationEngine, 'name' | 'preview'>;
+    /** The catalog's presets, through its service. */
+    presets: PreviewsDeps['sources'];
+    faces: FaceAnalyzer;
+  },
+) {
   const { config, db, unitOfWork, storage, queue, events, engine, faces, logger } = deps;
   const { credits } = deps.billing;
   const previews = createTrainingPreviews({

@@ -1,13 +1,6 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { TryOnEngine } from '../../adapters/engine/tryon-engine.ts';
-import type { Storage } from '../../adapters/storage/storage.ts';
-import type { Config } from '../../config.ts';
-import type { Database } from '../../db/client.ts';
-import type { UnitOfWork } from '../../db/unit-of-work.ts';
-import { defineWorker, type JobQueue, type JobWorker } from '../../jobs/job-queue.ts';
-import type { Billing } from '../billing/billing.ts';
-import type { Costs } from '../costs/service.ts';
-import type { EventBus } from '../events/event-bus.ts';
+import { defineWorker, type JobWorker } from '../../jobs/job-queue.ts';
+import type { PaidWorkDeps } from '../feature-deps.ts';
 import type { Generation } from '../generation/generation.ts';
 import { runTryOnJob, sweepTryOnsJob } from './jobs.ts';
 import { createTryOnService } from './service.ts';
@@ -16,19 +9,9 @@ import { createTryOnService } from './service.ts';
 const sweepCron = '*/5 * * * *';
 
 /** Try-on wired together around the configured engine. */
-export function createTryOn(deps: {
-  config: Config;
-  db: Database;
-  unitOfWork: UnitOfWork;
-  storage: Storage;
-  queue: JobQueue;
-  events: EventBus;
-  billing: Pick<Billing, 'credits'>;
-  generation: Pick<Generation, 'service'>;
-  engine: TryOnEngine;
-  costs: Pick<Costs, 'record'>;
-  logger: FastifyBaseLogger;
-}) {
+export function createTryOn(
+  deps: PaidWorkDeps & { generation: Pick<Generation, 'service'>; engine: TryOnEngine },
+) {
   const service = createTryOnService({
     db: deps.db,
     storage: deps.storage,
