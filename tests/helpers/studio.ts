@@ -8,6 +8,7 @@ import type {
   UserModelsResponse,
 } from '../../src/common/api/studio.ts';
 import type { PriceId } from '../../src/common/product/plans.ts';
+import { categories, presets } from '../../src/server/db/schema/index.ts';
 import type { TestApp } from './test-app.ts';
 import { multipart } from './uploads.ts';
 import type { SignedInUser } from './users.ts';
@@ -139,5 +140,35 @@ export async function waitFor<T>(
     if (Date.now() > deadline)
       throw new Error(`timed out waiting; last value: ${JSON.stringify(value).slice(0, 800)}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/**
+ * Catalog categories named `names`, in that catalog order (`orderIndex`), each with two presets
+ * `{name}-1` and `{name}-2` whose prompts `prompt` writes. `insertLastFirst` inserts them in the
+ * reverse order, to show the catalog's order does not come from the insertion's.
+ */
+export async function addCategoriesWithPresets(
+  app: TestApp,
+  names: string[],
+  options: { prompt(name: string, n: number): string; insertLastFirst?: boolean },
+) {
+  const db = app.deps.database.db;
+  for (const name of options.insertLastFirst ? [...names].reverse() : names) {
+    await db.insert(categories).values({
+      manualId: name,
+      displayName: name,
+      orderIndex: names.indexOf(name),
+    });
+    for (const n of [1, 2])
+      await db.insert(presets).values({
+        id: `${name}-${n}`,
+        manualId: `${name}-${n}`,
+        categoryId: name,
+        displayName: `${name} ${n}`,
+        description: 'A portrait',
+        prompt: options.prompt(name, n),
+        orderIndex: n,
+      });
   }
 }

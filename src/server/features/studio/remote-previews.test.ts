@@ -3,9 +3,14 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserModel } from '../../../common/api/studio.ts';
 import { photos as photoRules } from '../../../common/product/photos.ts';
-import { categories, creditLedger, presets, userModels } from '../../db/schema/index.ts';
+import { creditLedger, userModels } from '../../db/schema/index.ts';
 import { startFakeReplicate, type FakeReplicate } from '../../../../tests/fakes/replicate-api.ts';
-import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
+import {
+  addCategoriesWithPresets,
+  apiCaller,
+  photoFixtures,
+  waitFor,
+} from '../../../../tests/helpers/studio.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
 import { signUp } from '../../../../tests/helpers/users.ts';
 
@@ -22,21 +27,10 @@ let api: ReturnType<typeof apiCaller>;
 
 /** Four categories in catalog order, two presets each: previews use each one's first. */
 async function addCatalog() {
-  const db = app.deps.database.db;
   const names = ['studio', 'outdoor', 'night', 'classic'];
-  for (const [index, name] of names.entries()) {
-    await db.insert(categories).values({ manualId: name, displayName: name, orderIndex: index });
-    for (const n of [1, 2])
-      await db.insert(presets).values({
-        id: `${name}-${n}`,
-        manualId: `${name}-${n}`,
-        categoryId: name,
-        displayName: `${name} ${n}`,
-        description: 'A portrait',
-        prompt: `portrait photo of {trigger}, ${name} look ${n}`,
-        orderIndex: n,
-      });
-  }
+  await addCategoriesWithPresets(app, names, {
+    prompt: (name, n) => `portrait photo of {trigger}, ${name} look ${n}`,
+  });
   return names.map((name) => `${name}-1`);
 }
 

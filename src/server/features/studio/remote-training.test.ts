@@ -9,7 +9,7 @@ import { startTrainingJob, sweepTrainingsJob } from './jobs.ts';
 import { startFakeReplicate, type FakeReplicate } from '../../../../tests/fakes/replicate-api.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
-import { signUp } from '../../../../tests/helpers/users.ts';
+import { deleteAccount, signUp } from '../../../../tests/helpers/users.ts';
 
 /**
  * Training on a GPU service, through the whole app over real HTTP: the Replicate fake downloads
@@ -22,6 +22,24 @@ let fake: FakeReplicate;
 
 async function listeningApp(env: Record<string, string>): Promise<TestApp> {
   return createTestApp({ listen: true, env: { ...fake.env, ...env } });
+}
+
+/**
+ * An app listening with `env` over the fake for the enclosing block's tests (started before them,
+ * stopped after), handed with its API caller to `started`.
+ */
+function withListeningApp(
+  env: Record<string, string>,
+  started: (running: { app: TestApp; api: ReturnType<typeof apiCaller> }) => void,
+) {
+  let app: TestApp | undefined;
+  beforeAll(async () => {
+    app = await listeningApp(env);
+    started({ app, api: apiCaller(app) });
+  });
+  afterAll(async () => {
+    await app?.stop();
+  });
 }
 
 async function ledgerOf(app: TestApp, modelId: string) {
@@ -67,14 +85,8 @@ afterAll(async () => {
 describe('Replicate training reported by signed webhooks', () => {
   let app: TestApp;
   let api: ReturnType<typeof apiCaller>;
-  beforeAll(async () => {
-    // Polling is off (an hour), so only webhooks can move a training on here.
-    app = await listeningApp({ TRAINING_POLL_SECONDS: '3600' });
-    api = apiCaller(app);
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  // Polling is off (an hour), so only webhooks can move a training on here.
+  withListeningApp({ TRAINING_POLL_SECONDS: '3600' }, (started) => ({ app, api } = started));
 
   it('sends the zip by a signed URL, trains, and completes once even when the webhook is replayed', async () => {
     const { user, model, trainingId } = await startTraining(app, api);
@@ -177,13 +189,7 @@ describe('Replicate training reported by signed webhooks', () => {
 describe('a start answered with an error after Replicate had created the training', () => {
   let app: TestApp;
   let api: ReturnType<typeof apiCaller>;
-  beforeAll(async () => {
-    app = await listeningApp({ TRAINING_POLL_SECONDS: '3600' });
-    api = apiCaller(app);
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  withListeningApp({ TRAINING_POLL_SECONDS: '3600' }, (started) => ({ app, api } = started));
 
   /** The gateway's 502 hides a created training; the retried start creates a second one. */
   async function startTwice() {
@@ -244,13 +250,10 @@ describe('a start answered with an error after Replicate had created the trainin
 describe('Replicate training without news', () => {
   let app: TestApp;
   let api: ReturnType<typeof apiCaller>;
-  beforeAll(async () => {
-    app = await listeningApp({ TRAINING_POLL_SECONDS: '1', TRAINING_TIMEOUT_MINUTES: '0.15' });
-    api = apiCaller(app);
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  withListeningApp(
+    { TRAINING_POLL_SECONDS: '1', TRAINING_TIMEOUT_MINUTES: '0.15' },
+    (started) => ({ app, api } = started),
+  );
 
   it('is polled: a lost webhook does not leave it training', async () => {
     const { user, model, trainingId } = await startTraining(app, api);
@@ -291,14 +294,11 @@ describe('Replicate training without news', () => {
 describe('the sweep of trainings without news', () => {
   let app: TestApp;
   let api: ReturnType<typeof apiCaller>;
-  beforeAll(async () => {
-    // No polls: only the sweep (sent by the test, as its cron would) can end these trainings.
-    app = await listeningApp({ TRAINING_POLL_SECONDS: '3600', TRAINING_TIMEOUT_MINUTES: '0.05' });
-    api = apiCaller(app);
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  // No polls: only the sweep (sent by the test, as its cron would) can end these trainings.
+  withListeningApp(
+    { TRAINING_POLL_SECONDS: '3600', TRAINING_TIMEOUT_MINUTES: '0.05' },
+    (started) => ({ app, api } = started),
+  );
 
   /** Runs the sweep through the job queue until the model has ended. */
   async function sweepUntilEnded(user: Awaited<ReturnType<typeof signUp>>, modelId: string) {
@@ -392,13 +392,7 @@ describe('the sweep of trainings without news', () => {
 describe('deleting a model that is training at Replicate', () => {
   let app: TestApp;
   let api: ReturnType<typeof apiCaller>;
-  beforeAll(async () => {
-    app = await listeningApp({ TRAINING_POLL_SECONDS: '3600' });
-    api = apiCaller(app);
-  });
-  afterAll(async () => {
-    await app?.stop();
-  });
+  withListeningApp({ TRAINING_POLL_SECONDS: '3600' }, (started) => ({ app, api } = started));
 
   it('cancels the training there', async () => {
     const { user, model, trainingId } = await startTraining(app, api);
@@ -435,12 +429,7 @@ describe('deleting a model that is training at Replicate', () => {
     await fake.completeTraining(trainingId);
     await api.modelWhen(user, model.id, (m) => m.status === 'complete');
     const destination = `${fake.owner}/likeness-${model.id.toLowerCase()}`;
-    const response = await app.app!.inject({
-      method: 'DELETE',
-      url: '/api/account',
-      headers: { ...user.headers, 'content-type': 'application/json' },
-      payload: { confirm: 'DELETE' },
-    });
+    const response = await deleteAccount(app, user);
     expect(response.statusCode).toBe(204);
     await waitFor(
       async () => fake.model(destination),

@@ -5,9 +5,14 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserModel } from '../../../common/api/studio.ts';
 import { photos as photoRules } from '../../../common/product/photos.ts';
-import { categories, creditLedger, presets } from '../../db/schema/index.ts';
+import { creditLedger } from '../../db/schema/index.ts';
 import { openEventStream } from '../../../../tests/helpers/event-stream.ts';
-import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
+import {
+  addCategoriesWithPresets,
+  apiCaller,
+  photoFixtures,
+  waitFor,
+} from '../../../../tests/helpers/studio.ts';
 import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
 import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
 import type { TrainingRequest } from '../../adapters/engine/training-engine.ts';
@@ -20,26 +25,13 @@ import type { TrainingRequest } from '../../adapters/engine/training-engine.ts';
 
 /** Five categories in catalog order (orderIndex), two presets each: previews use the first four. */
 async function addCatalog(app: TestApp) {
-  const db = app.deps.database.db;
   const names = ['studio', 'outdoor', 'night', 'classic', 'extra'];
   // Inserted last first: catalog order is the categories' orderIndex, not insertion.
-  for (const name of [...names].reverse()) {
-    await db.insert(categories).values({
-      manualId: name,
-      displayName: name,
-      orderIndex: names.indexOf(name),
-    });
-    for (const n of [1, 2])
-      await db.insert(presets).values({
-        id: `${name}-${n}`,
-        manualId: `${name}-${n}`,
-        categoryId: name,
-        displayName: `${name} ${n}`,
-        description: 'A portrait',
-        prompt: `portrait photo of {trigger}, ${name === 'night' ? 'neon lights at night' : 'soft light'}`,
-        orderIndex: n,
-      });
-  }
+  await addCategoriesWithPresets(app, names, {
+    prompt: (name) =>
+      `portrait photo of {trigger}, ${name === 'night' ? 'neon lights at night' : 'soft light'}`,
+    insertLastFirst: true,
+  });
   return ['studio-1', 'outdoor-1', 'night-1', 'classic-1'];
 }
 
