@@ -560,21 +560,17 @@ describe('the gates, in the specification order', () => {
     expect(await credits(user)).toBe(before);
   }
 
+  /** A generation of a preset and a custom one, asked for Pro's model: where, and what. */
+  const singleAndCustom = () =>
+    [
+      ['/api/generations', { userModelId: proModel.id, presetId: portraitPresets[0] }],
+      ['/api/generations/custom', { userModelId: proModel.id, prompt: 'An official portrait' }],
+    ] as const;
+
   it("tells a subscriber whose plan lapsed 'You need an active subscription' on single, custom and bulk", async () => {
     const needSubscription = { status: 402, message: generationMessages.needSubscription };
     await whileLapsed(async () => {
-      await refused(
-        pro,
-        '/api/generations',
-        { userModelId: proModel.id, presetId: portraitPresets[0] },
-        needSubscription,
-      );
-      await refused(
-        pro,
-        '/api/generations/custom',
-        { userModelId: proModel.id, prompt: 'An official portrait' },
-        needSubscription,
-      );
+      for (const [url, body] of singleAndCustom()) await refused(pro, url, body, needSubscription);
       await refused(
         pro,
         '/api/bulk-jobs',
@@ -593,18 +589,7 @@ describe('the gates, in the specification order', () => {
   it('refuses a single and a custom generation without credits', async () => {
     const needCredits = { status: 402, message: generationMessages.needMoreCredits };
     await withoutCredits(async () => {
-      await refused(
-        pro,
-        '/api/generations',
-        { userModelId: proModel.id, presetId: portraitPresets[0] },
-        needCredits,
-      );
-      await refused(
-        pro,
-        '/api/generations/custom',
-        { userModelId: proModel.id, prompt: 'An official portrait' },
-        needCredits,
-      );
+      for (const [url, body] of singleAndCustom()) await refused(pro, url, body, needCredits);
     });
   });
 

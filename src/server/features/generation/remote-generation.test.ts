@@ -136,6 +136,17 @@ async function silentGeneration(values: {
   return id;
 }
 
+/** A generation whose worker died an hour ago, after starting `prediction`, once swept: its id. */
+async function sweptAfterWorkerDied(prediction: string): Promise<string> {
+  const id = await silentGeneration({
+    engineReference: prediction,
+    heardAt: hoursAgo(1),
+    createdAt: hoursAgo(1),
+  });
+  await app.deps.generation.worker.sweep();
+  return id;
+}
+
 async function generationById(id: string) {
   return (await api.call<{ generation: Generation }>(user, 'GET', `/api/generations/${id}`)).body
     .generation;
@@ -332,12 +343,7 @@ describe('generation with the Replicate engine', () => {
 
   it('collects the image of a prediction whose worker died from the provider', async () => {
     const prediction = await startPrediction();
-    const id = await silentGeneration({
-      engineReference: prediction,
-      heardAt: hoursAgo(1),
-      createdAt: hoursAgo(1),
-    });
-    await app.deps.generation.worker.sweep();
+    const id = await sweptAfterWorkerDied(prediction);
     const done = await generationById(id);
     expect(done).toMatchObject({ status: 'complete', hasNsfwContent: false });
     const image = await app.app!.inject({ method: 'GET', url: done.imageUrl! });
@@ -348,12 +354,7 @@ describe('generation with the Replicate engine', () => {
   it('cancels a prediction without news past the limit, and fails and refunds it once', async () => {
     fake.scriptPrediction({ polls: Infinity });
     const prediction = await startPrediction();
-    const id = await silentGeneration({
-      engineReference: prediction,
-      heardAt: hoursAgo(1),
-      createdAt: hoursAgo(1),
-    });
-    await app.deps.generation.worker.sweep();
+    const id = await sweptAfterWorkerDied(prediction);
     expect(await generationById(id)).toMatchObject({
       status: 'failed',
       failureReason: generationMessages.timedOut,
