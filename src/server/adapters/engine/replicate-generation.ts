@@ -177,7 +177,7 @@ export function createReplicateGenerationEngine(
     upscaler: config.upscaler,
     /** The pinned upscaler (`image`, `scale`, no face enhancement); its output is a URL string. */
     upscale: (upscaler, imageUrl, scale) =>
-      prediction(`${upscaler.owner}/${upscaler.name}:${upscaler.version}`, {
+      prediction(pinnedVersion(upscaler), {
         image: imageUrl,
         scale,
         ...replicateUpscaleInput,
@@ -190,12 +190,17 @@ export function createReplicateGenerationEngine(
      * read as a generation's.
      */
     preview: (previewer, faceUrl, prompt) =>
-      prediction(`${previewer.owner}/${previewer.name}:${previewer.version}`, {
+      prediction(pinnedVersion(previewer), {
         main_face_image: faceUrl,
         prompt,
         ...replicatePreviewInput,
       }),
   });
+}
+
+/** A pinned model's version as a prediction names it (`owner/name:hash`). */
+function pinnedVersion(model: { owner: string; name: string; version: string }): string {
+  return `${model.owner}/${model.name}:${model.version}`;
 }
 
 /** A prediction object → what it ended as; undefined while it runs (or in a status we do not know). */
