@@ -19,7 +19,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { zipSync } from 'fflate';
 import sharp from 'sharp';
 import type { GenerationRequest } from '../src/server/adapters/engine/generation-engine.ts';
 import {
@@ -38,10 +37,10 @@ import { previewBadgeOverlay } from '../src/server/adapters/engine/preview-badge
 import { loadCutout } from '../src/server/adapters/engine/studio/cutouts.ts';
 import type { PresetScene } from '../src/server/adapters/engine/studio/scene.ts';
 import { LocalStorage } from '../src/server/adapters/storage/local-storage.ts';
-import { storageKey } from '../src/server/adapters/storage/storage.ts';
 import { openAnalysis } from '../src/server/images/analysis.ts';
 import { smallPoolSize } from '../src/server/images/thread-pool.ts';
 import { closeUpscaler, defaultUpscaleModel, upscaleFactor } from '../src/server/images/upscale.ts';
+import { localTrainingRequest } from '../tests/helpers/local-training.ts';
 import { writeResults } from './support/results.ts';
 
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
@@ -70,19 +69,9 @@ if (process.argv[2] === 'train') {
   const photos = Array.from({ length: 8 }, (_, i) =>
     readFileSync(path.join(repo, `assets/seed/person-a/a-0${i + 1}.jpg`)),
   );
-  const zipKey = storageKey('users', 'user-1', 'image_zips', 'a.zip');
-  const zip = zipSync(Object.fromEntries(photos.map((bytes, i) => [`image_${i + 1}.jpg`, bytes])));
-  await storage.put(zipKey, Buffer.from(zip), 'application/zip');
-  const started = await createLocalTrainingEngine({ storage }).start({
-    modelId: 'model-a',
-    userId: 'user-1',
-    zipKey,
-    zipUrl: await storage.signedUrl(zipKey),
-    triggerWord: 'ohwx',
-    steps: 1000,
-    gender: 'woman',
-    webhookUrl: null,
-  });
+  const started = await createLocalTrainingEngine({ storage }).start(
+    await localTrainingRequest(storage, 'model-a', photos),
+  );
   if (started.state?.status !== 'succeeded')
     throw new Error(`no likeness profile: ${JSON.stringify(started.state)}`);
   console.log(JSON.stringify({ weights: started.state.weights }));

@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { zipSync } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../../common/messages.ts';
+import { localTrainingRequest } from '../../../../tests/helpers/local-training.ts';
+import { generationMessages } from '../../../common/messages/generation.ts';
 import { analyzePhoto, faceSimilarity } from '../../images/faces.ts';
 import { closeUpscaler } from '../../images/upscale.ts';
 import { LocalStorage } from '../storage/local-storage.ts';
@@ -86,19 +86,9 @@ const people: Record<'a' | 'b', { weights: string; cutout: Cutout; ownScore: num
   {} as never;
 
 async function train(id: 'a' | 'b', photos: Buffer[]) {
-  const zipKey = storageKey('users', 'user-1', 'image_zips', `${id}.zip`);
-  const zip = zipSync(Object.fromEntries(photos.map((bytes, i) => [`image_${i + 1}.jpg`, bytes])));
-  await storage.put(zipKey, Buffer.from(zip), 'application/zip');
-  const started = await createLocalTrainingEngine({ storage }).start({
-    modelId: `model-${id}`,
-    userId: 'user-1',
-    zipKey,
-    zipUrl: await storage.signedUrl(zipKey),
-    triggerWord: 'ohwx',
-    steps: 1000,
-    gender: 'woman',
-    webhookUrl: null,
-  });
+  const started = await createLocalTrainingEngine({ storage }).start(
+    await localTrainingRequest(storage, `model-${id}`, photos),
+  );
   if (started.state?.status !== 'succeeded') throw new Error(`No profile for person ${id}`);
   const profile = await readLikenessProfile(storage, started.state.weights);
   // What the likeness badge shows for the user's own photos: their best face against the profile.
@@ -391,7 +381,7 @@ describe('local generation engine (the offline studio)', () => {
     );
     expect(missing).toMatchObject({
       status: 'failed',
-      reason: messages.generation.likenessMissing,
+      reason: generationMessages.likenessMissing,
     });
     const old = storageKey('users', 'user-1', 'models', 'old', 'profile.json');
     await storage.put(
@@ -400,7 +390,7 @@ describe('local generation engine (the offline studio)', () => {
       'application/json',
     );
     const older = await engine.generate(request('a', { weights: old }), signal());
-    expect(older).toMatchObject({ status: 'failed', reason: messages.generation.likenessMissing });
+    expect(older).toMatchObject({ status: 'failed', reason: generationMessages.likenessMissing });
   });
 
   it('stops when its job is cancelled, as a transient error the job can retry', async () => {

@@ -1,21 +1,20 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { zipSync } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../../common/messages.ts';
+import { localTrainingRequest } from '../../../../tests/helpers/local-training.ts';
+import { trainingMessages } from '../../../common/messages/models.ts';
 import { analyzePhoto, faceSimilarity, profileSimilarity } from '../../images/faces.ts';
 import { faceRules, primaryFace } from '../../images/photo-checks.ts';
 import { LocalStorage } from '../storage/local-storage.ts';
-import { storageKey } from '../storage/storage.ts';
 import {
   createLocalTrainingEngine,
   likenessRules,
   readLikenessProfile,
   type LikenessProfile,
 } from './local-training.ts';
-import type { TrainingEngine, TrainingRequest, TrainingStart } from './training-engine.ts';
+import type { TrainingEngine, TrainingStart } from './training-engine.ts';
 
 // Real photos (CC0 / public domain): see tests/fixtures/photos/README.md and assets/seed/LICENSES.md.
 const seed = new URL('../../../../assets/seed/', import.meta.url);
@@ -38,34 +37,6 @@ let started: TrainingStart;
 let profile: LikenessProfile;
 const progress: number[] = [];
 
-function zipOf(photos: Buffer[]): Buffer {
-  return Buffer.from(
-    zipSync(Object.fromEntries(photos.map((bytes, i) => [`image_${i + 1}.jpg`, bytes])), {
-      level: 0,
-    }),
-  );
-}
-
-async function request(
-  modelId: string,
-  photos: Buffer[],
-  onProgress?: (percent: number) => void,
-): Promise<TrainingRequest> {
-  const zipKey = storageKey('users', 'user-1', 'image_zips', `${modelId}.zip`);
-  await storage.put(zipKey, zipOf(photos), 'application/zip');
-  return {
-    modelId,
-    userId: 'user-1',
-    zipKey,
-    zipUrl: await storage.signedUrl(zipKey),
-    triggerWord: 'ohwx',
-    steps: 1000,
-    gender: 'woman',
-    webhookUrl: null,
-    ...(onProgress ? { onProgress } : {}),
-  };
-}
-
 const embeddingOf = async (bytes: Buffer) => primaryFace(await analyzePhoto(bytes))!.embedding;
 
 beforeAll(async () => {
@@ -78,7 +49,12 @@ beforeAll(async () => {
   });
   engine = createLocalTrainingEngine({ storage });
   started = await engine.start(
-    await request('model-1', trainingPhotos, (percent) => void progress.push(percent)),
+    await localTrainingRequest(
+      storage,
+      'model-1',
+      trainingPhotos,
+      (percent) => void progress.push(percent),
+    ),
   );
   if (started.state?.status === 'succeeded') {
     profile = await readLikenessProfile(storage, started.state.weights);
@@ -193,19 +169,19 @@ describe('local training engine', () => {
 
   it('fails with a reason when no photo has a usable face', async () => {
     const photos = [read(seed, 'not-a-face/cat.jpg'), read(seed, 'quality/blurry.jpg')];
-    const result = await engine.start(await request('model-2', photos));
-    expect(result.state).toEqual({ status: 'failed', error: messages.training.noUsableFace });
+    const result = await engine.start(await localTrainingRequest(storage, 'model-2', photos));
+    expect(result.state).toEqual({ status: 'failed', error: trainingMessages.noUsableFace });
     expect(await storage.exists('users/user-1/models/model-2/likeness/profile.json')).toBe(false);
     expect(await engine.status(result.reference)).toEqual(result.state);
   });
 
   it('fails when the zip is missing or is not a zip', async () => {
     const missing = await engine.start({
-      ...(await request('model-3', [])),
+      ...(await localTrainingRequest(storage, 'model-3', [])),
       zipKey: 'users/user-1/image_zips/none.zip',
     });
     expect(missing.state?.status).toBe('failed');
-    const notZip = await request('model-4', []);
+    const notZip = await localTrainingRequest(storage, 'model-4', []);
     await storage.put(notZip.zipKey, Buffer.from('not a zip at all'), 'application/zip');
     expect((await engine.start(notZip)).state?.status).toBe('failed');
   });
