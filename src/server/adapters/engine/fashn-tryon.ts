@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { messages } from '../../../common/messages.ts';
+import { tryonMessages } from '../../../common/messages/tryon.ts';
 import type { FashnConfig } from '../../config.ts';
 import { downloadImage } from './generation-support.ts';
 import {
@@ -20,7 +20,7 @@ import type { TryOnEngine, TryOnRequest, TryOnStart, TryOnState } from './tryon-
  *
  * Statuses: `starting`, `in_queue`, `processing` → running; `completed` → the first output is
  * downloaded at once (CDN URLs live 72 h) and checked to be an image; `failed` / `canceled` →
- * failed, with the runtime `error.name` in words for the user (`messages.tryon.errors`);
+ * failed, with the runtime `error.name` in words for the user (`tryonMessages.errors`);
  * `PipelineError` is marked worth another run (not charged, §3.5).
  *
  * API errors (`{"error": "<Name>", "message": "..."}`) follow provider-http.ts: network
@@ -64,16 +64,16 @@ export const fashnTryOnInputs = {
 
 /** FASHN's runtime error names (`error.name` of a failed prediction) → words for the user. */
 export const fashnErrorMessages: Readonly<Record<string, string>> = {
-  ImageLoadError: messages.tryon.errors.imageLoad,
-  ContentModerationError: messages.tryon.errors.contentModeration,
-  PoseError: messages.tryon.errors.pose,
+  ImageLoadError: tryonMessages.errors.imageLoad,
+  ContentModerationError: tryonMessages.errors.contentModeration,
+  PoseError: tryonMessages.errors.pose,
 };
 
 /** What a failed prediction's `error.name` means for the user. */
 export function fashnErrorMessage(name: unknown): string {
   return typeof name === 'string' && Object.hasOwn(fashnErrorMessages, name)
     ? fashnErrorMessages[name]!
-    : messages.tryon.errors.generic;
+    : tryonMessages.errors.generic;
 }
 
 /** The webhook token of a try-on: HMAC-SHA256 of its id, base64url. */
@@ -111,7 +111,7 @@ export function createFashnTryOnEngine(
   async function conclude(prediction: Record<string, unknown>): Promise<TryOnState> {
     const output = Array.isArray(prediction.output) ? prediction.output[0] : undefined;
     if (typeof output !== 'string' || output === '')
-      return { status: 'failed', error: messages.tryon.errors.generic };
+      return { status: 'failed', error: tryonMessages.errors.generic };
     const downloaded = await downloadImage(output, {
       provider,
       maxBytes: maxImageBytes,
@@ -121,7 +121,7 @@ export function createFashnTryOnEngine(
     // A file that is gone or not an image will not get better: the try-on fails (and is refunded).
     return downloaded.ok
       ? { status: 'succeeded', image: downloaded.image }
-      : { status: 'failed', error: messages.tryon.errors.generic };
+      : { status: 'failed', error: tryonMessages.errors.generic };
   }
 
   return {
@@ -169,7 +169,7 @@ export function createFashnTryOnEngine(
         }
         case 'canceled':
         case 'time_out':
-          return { status: 'failed', error: messages.tryon.errors.generic };
+          return { status: 'failed', error: tryonMessages.errors.generic };
         // starting, in_queue, processing, and anything new: still running (the caller gives up
         // on a try-on that never ends).
         default:

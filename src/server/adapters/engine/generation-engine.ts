@@ -1,4 +1,4 @@
-import type { Gender } from '../../../common/product.ts';
+import type { Gender } from '../../../common/product/training.ts';
 import type { PresetScene } from './studio/scene.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { RgbImage } from '../../images/rgb-image.ts';
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { ZodError } from 'zod';
-import { messages } from '../../../common/messages.ts';
+import { generationMessages } from '../../../common/messages/generation.ts';
 import { analyzePhoto, profileSimilarity } from '../../images/analysis.ts';
 import type { FaceLandmarks } from '../../images/faces.ts';
 import { resizeLanczos, upscaleToHd } from '../../images/upscale.ts';
@@ -107,9 +107,9 @@ export function createLocalGenerationEngine({
     async generate(request: GenerationRequest, signal: AbortSignal): Promise<GenerationOutcome> {
       checkAborted(signal);
       if (!(await storage.exists(request.weights)))
-        return failed(messages.generation.likenessMissing);
+        return failed(generationMessages.likenessMissing);
       const read = await readProfile(request.weights);
-      if (!read) return failed(messages.generation.likenessMissing);
+      if (!read) return failed(generationMessages.likenessMissing);
       const profile = read;
       const seed = request.seed ?? seedOf(request.generationId);
       const scene = sceneOf(request);
@@ -142,7 +142,7 @@ export function createLocalGenerationEngine({
       // judged at canvas size (a tenth of the time), and only one that keeps it is upscaled.
       const order = cutoutOrder(profile, seed);
       for (const cutout of order)
-        if (!(await storage.exists(cutout.key))) return failed(messages.generation.likenessMissing);
+        if (!(await storage.exists(cutout.key))) return failed(generationMessages.likenessMissing);
       let best = await finish(await render(order[0]!, scene));
       let mostAlike = { made: best.from, likeness: best.likeness };
       const tryAgain = async (cutout: LikenessCutout, lit: Scene, faceStrength?: number) => {

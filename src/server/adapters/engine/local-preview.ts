@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { messages } from '../../../common/messages.ts';
+import { trainingPreviewsMessages } from '../../../common/messages/studio.ts';
 import { analyzePhoto } from '../../images/analysis.ts';
 import { primaryFace } from '../../images/photo-checks.ts';
 import type { Storage } from '../storage/storage.ts';
@@ -68,7 +68,7 @@ export function createLocalPreview({ storage }: { storage: Storage }) {
     if (signal.aborted) throw cancelled();
     const person = await personOf(request.photos);
     if (!person) {
-      const reason = messages.trainingPreviews.noPerson;
+      const reason = trainingPreviewsMessages.noPerson;
       return { status: 'failed', error: reason, reason, reference: null };
     }
     // The prompt's scene, with the parts the preset sets itself on top (as `sceneOf` does).

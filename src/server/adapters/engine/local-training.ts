@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { unzipSync } from 'fflate';
 import sharp from 'sharp';
 import { z } from 'zod';
-import { messages } from '../../../common/messages.ts';
-import { photos as photoRules } from '../../../common/product.ts';
+import { trainingMessages } from '../../../common/messages/models.ts';
+import { photos as photoRules } from '../../../common/product/photos.ts';
 import {
   analyzePhoto,
   faceSimilarity,
@@ -117,7 +117,7 @@ export function createLocalTrainingEngine({ storage }: { storage: Storage }): Tr
 
   async function train(request: TrainingRequest): Promise<TrainingState> {
     if (!(await storage.exists(request.zipKey))) {
-      return { status: 'failed', error: messages.training.prepareFailed };
+      return { status: 'failed', error: trainingMessages.prepareFailed };
     }
     const zip = await storage.read(request.zipKey);
     let entries: { name: string; bytes: Uint8Array }[];
@@ -131,7 +131,7 @@ export function createLocalTrainingEngine({ storage }: { storage: Storage }): Tr
         .sort((a, b) => entryNumber(a.name) - entryNumber(b.name))
         .slice(0, likenessRules.maxEntries);
     } catch {
-      return { status: 'failed', error: messages.training.prepareFailed };
+      return { status: 'failed', error: trainingMessages.prepareFailed };
     }
 
     let reported = -1;
@@ -171,7 +171,7 @@ export function createLocalTrainingEngine({ storage }: { storage: Storage }): Tr
       faceSimilarity,
     );
     const usable = candidates.filter((c) => !others.has(c.source));
-    if (usable.length === 0) return { status: 'failed', error: messages.training.noUsableFace };
+    if (usable.length === 0) return { status: 'failed', error: trainingMessages.noUsableFace };
 
     const folder = ['users', request.userId, 'models', request.modelId, 'likeness'] as const;
     await storage.deletePrefix(`${storageKey(...folder)}/`);
@@ -199,7 +199,7 @@ export function createLocalTrainingEngine({ storage }: { storage: Storage }): Tr
         typicality: faceSimilarity(candidate.face.embedding, embedding),
       });
     }
-    if (cutouts.length === 0) return { status: 'failed', error: messages.training.noUsableFace };
+    if (cutouts.length === 0) return { status: 'failed', error: trainingMessages.noUsableFace };
     const greyEmbedding = meanDescriptor(
       usable.flatMap((c) => (c.face.grey ? [c.face.grey.embedding] : [])),
     );
@@ -235,9 +235,9 @@ export function createLocalTrainingEngine({ storage }: { storage: Storage }): Tr
       const state = outcomes.get(reference);
       // The local engine finishes inside `start`; a reference it does not know was started
       // before this process did, and its outcome is gone with it.
-      if (!state) return { status: 'failed', error: messages.training.startFailed };
+      if (!state) return { status: 'failed', error: trainingMessages.startFailed };
       if (state.status === 'succeeded' && !(await storage.exists(state.weights))) {
-        return { status: 'failed', error: messages.training.startFailed };
+        return { status: 'failed', error: trainingMessages.startFailed };
       }
       return state;
     },

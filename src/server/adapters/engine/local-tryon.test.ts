@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { messages } from '../../../common/messages.ts';
+import { tryonMessages } from '../../../common/messages/tryon.ts';
 import { analyzePhoto, type FaceBox } from '../../images/faces.ts';
 import { primaryFace } from '../../images/photo-checks.ts';
 import { LocalStorage } from '../storage/local-storage.ts';
@@ -197,7 +197,7 @@ describe('local try-on', () => {
     expect(makesPreviews(engine.name)).toBe(true);
     expect(await engine.status('anything')).toEqual({
       status: 'failed',
-      error: messages.tryon.errors.generic,
+      error: tryonMessages.errors.generic,
     });
     expect(engine.webhookUrl('https://app.example/api/tryon/webhook', 'try_1')).toBe(
       'https://app.example/api/tryon/webhook',
@@ -281,7 +281,7 @@ describe('local try-on', () => {
     const result = await engine.start(await request(keys.cat!, garmentKey));
     expect(result).toEqual({
       reference: null,
-      state: { status: 'failed', error: messages.tryon.errors.noFace },
+      state: { status: 'failed', error: tryonMessages.errors.noFace },
     });
   });
 
@@ -289,7 +289,7 @@ describe('local try-on', () => {
     const busy = await put('busy.jpg', coffee);
     expect((await engine.start(await request(keys.selfie!, busy))).state).toEqual({
       status: 'failed',
-      error: messages.tryon.errors.noGarment,
+      error: tryonMessages.errors.noGarment,
     });
   });
 
@@ -304,7 +304,7 @@ describe('local try-on', () => {
     ] as const) {
       expect((await engine.start(await request(person, garment))).state).toEqual({
         status: 'failed',
-        error: messages.tryon.errors.imageLoad,
+        error: tryonMessages.errors.imageLoad,
       });
     }
   });

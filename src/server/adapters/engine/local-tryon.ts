@@ -1,7 +1,7 @@
 import type { RgbImage } from '../../images/rgb-image.ts';
 import sharp from 'sharp';
-import { messages } from '../../../common/messages.ts';
-import { photos as photoRules } from '../../../common/product.ts';
+import { tryonMessages } from '../../../common/messages/tryon.ts';
+import { photos as photoRules } from '../../../common/product/photos.ts';
 import { analyzePhoto, type FaceBox, type PhotoAnalysis } from '../../images/analysis.ts';
 import { countedFaces } from '../../images/photo-checks.ts';
 import { detectPose, torsoFrame, type Keypoint, type TorsoFrame } from '../../images/pose.ts';
@@ -190,7 +190,7 @@ class Refusal {
 
 export function createLocalTryOnEngine({ storage }: { storage: Storage }): TryOnEngine {
   async function readImage(key: string): Promise<Buffer | Refusal> {
-    if (!(await storage.exists(key))) return new Refusal(messages.tryon.errors.imageLoad);
+    if (!(await storage.exists(key))) return new Refusal(tryonMessages.errors.imageLoad);
     return storage.read(key);
   }
 
@@ -202,7 +202,7 @@ export function createLocalTryOnEngine({ storage }: { storage: Storage }): TryOn
     if (personBytes instanceof Refusal) return failed(personBytes);
     if (garmentBytes instanceof Refusal) return failed(garmentBytes);
 
-    const loadError = () => new Refusal(messages.tryon.errors.imageLoad);
+    const loadError = () => new Refusal(tryonMessages.errors.imageLoad);
     const [analysis, person] = await Promise.all([
       analyzePhoto(personBytes).catch(loadError),
       decodeRgb(personBytes, Infinity).catch(loadError),
@@ -210,13 +210,13 @@ export function createLocalTryOnEngine({ storage }: { storage: Storage }): TryOn
     if (analysis instanceof Refusal) return failed(analysis);
     if (person instanceof Refusal) return failed(person);
     const face = mainFace(analysis);
-    if (!face) return failed(new Refusal(messages.tryon.errors.noFace));
+    if (!face) return failed(new Refusal(tryonMessages.errors.noFace));
     const garment = await cutOutGarment(garmentBytes).catch(loadError);
     if (garment instanceof Refusal) return failed(garment);
 
     const frame = torsoFrame(await detectPose(person)) ?? frameFromFace(face);
     const shoulderY = (frame.shoulders.left.y + frame.shoulders.right.y) / 2;
-    if (shoulderY >= person.height) return failed(new Refusal(messages.tryon.errors.pose));
+    if (shoulderY >= person.height) return failed(new Refusal(tryonMessages.errors.pose));
     const matte = await segmentPerson(person);
     dress(person, garment, frame, face, matte);
 
@@ -239,7 +239,7 @@ export function createLocalTryOnEngine({ storage }: { storage: Storage }): TryOn
 
     // Everything happened in `start`: there is nothing to poll.
     async status(): Promise<TryOnState> {
-      return { status: 'failed', error: messages.tryon.errors.generic };
+      return { status: 'failed', error: tryonMessages.errors.generic };
     },
 
     webhookUrl(base: string): string {
@@ -334,24 +334,24 @@ async function cutOutGarment(bytes: Buffer): Promise<Garment | Refusal> {
         height: face.height * scale,
       };
       const frame = torsoFrame(await detectPose(rgb));
-      if (!frame) return new Refusal(messages.tryon.errors.noGarment);
+      if (!frame) return new Refusal(tryonMessages.errors.noGarment);
       const matte = await segmentPerson(rgb);
       cutOutWorn(image, matte, scaledFace);
       poseAnchors = anchorsFromPose(image, frame);
     } else {
       const alpha = keyFlatLay(image, border);
-      if (!alpha) return new Refusal(messages.tryon.errors.noGarment);
+      if (!alpha) return new Refusal(tryonMessages.errors.noGarment);
       for (let i = 0; i < alpha.length; i++) data[i * 4 + 3] = alpha[i]!;
     }
   }
   keepMainParts(image);
   const box = opaqueBounds(image);
   if (!box || box.count < image.width * image.height * rules.minCoverage)
-    return new Refusal(messages.tryon.errors.noGarment);
+    return new Refusal(tryonMessages.errors.noGarment);
   const cropped = crop(image, box);
   const shift = (p: Point): Point => ({ x: p.x - box.left, y: p.y - box.top });
   const anchors = poseAnchors ? mapAnchors(poseAnchors, shift) : anchorsFromOutline(cropped);
-  if (!anchors) return new Refusal(messages.tryon.errors.noGarment);
+  if (!anchors) return new Refusal(tryonMessages.errors.noGarment);
   return { image: cropped, anchors };
 }
 

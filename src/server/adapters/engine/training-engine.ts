@@ -1,4 +1,4 @@
-import type { Gender } from '../../../common/product.ts';
+import type { Gender } from '../../../common/product/training.ts';
 
 /**
  * What trains a user's AI model. `local` builds a likeness profile in-process; `replicate` and
