@@ -1,11 +1,12 @@
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { X } from 'lucide-react';
 import { Dialog as DialogPrimitive } from 'radix-ui';
 import { cn } from '../../lib/cn.ts';
+import { Button } from './button.tsx';
 
 /**
  * Modal dialog on Radix: focus is trapped and returned, Escape and the overlay close it, and the
- * title/description are wired to aria-labelledby/-describedby. Always give it a `DialogTitle`.
+ * title/description are wired to aria-labelledby/-describedby. Always give it a title.
  */
 export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
@@ -14,7 +15,33 @@ export const DialogClose = DialogPrimitive.Close;
 export const overlayClasses =
   'fixed inset-0 z-50 bg-neutral-950/40 backdrop-blur-[2px] data-[state=open]:animate-fade-in';
 
-export interface DialogContentProps extends ComponentProps<typeof DialogPrimitive.Content> {
+/**
+ * The panel of a dialog and of an alert dialog: a bottom sheet on phones, a centred card from the
+ * tablet size up, `width` wide at the most.
+ */
+export function dialogPanelClasses(width: 'md:max-w-md' | 'md:max-w-lg', className?: string) {
+  return cn(
+    'fixed inset-x-0 bottom-0 z-50 flex max-h-[90dvh] flex-col gap-5 overflow-y-auto rounded-t-card bg-white p-6 shadow-lifted',
+    'md:inset-x-auto md:top-1/2 md:bottom-auto md:left-1/2 md:w-full md:-translate-x-1/2 md:-translate-y-1/2 md:rounded-card md:p-8',
+    width,
+    'data-[state=open]:animate-fade-in focus:outline-none',
+    className,
+  );
+}
+
+export const dialogTitleClasses = 'text-lg leading-snug font-semibold text-neutral-950';
+export const dialogDescriptionClasses = 'text-sm leading-relaxed text-neutral-600';
+
+export interface DialogContentProps extends Omit<
+  ComponentProps<typeof DialogPrimitive.Content>,
+  'title'
+> {
+  /**
+   * The dialog's title, shown in its header (with `description` under it) and wired to
+   * aria-labelledby. Leave it out only to place a `DialogTitle` yourself.
+   */
+  title?: ReactNode;
+  description?: ReactNode;
   /** Hides the corner close button, for dialogs that must be answered with their own buttons. */
   hideCloseButton?: boolean;
   /** Label of the corner close button. */
@@ -24,6 +51,8 @@ export interface DialogContentProps extends ComponentProps<typeof DialogPrimitiv
 export function DialogContent({
   className,
   children,
+  title,
+  description,
   hideCloseButton = false,
   closeLabel = 'Close',
   ...props
@@ -31,16 +60,15 @@ export function DialogContent({
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className={overlayClasses} />
-      <DialogPrimitive.Content
-        className={cn(
-          // A bottom sheet on phones, a centred card from the tablet size up.
-          'fixed inset-x-0 bottom-0 z-50 flex max-h-[90dvh] flex-col gap-5 overflow-y-auto rounded-t-card bg-white p-6 shadow-lifted',
-          'md:inset-x-auto md:top-1/2 md:bottom-auto md:left-1/2 md:w-full md:max-w-lg md:-translate-x-1/2 md:-translate-y-1/2 md:rounded-card md:p-8',
-          'data-[state=open]:animate-fade-in focus:outline-none',
-          className,
+      <DialogPrimitive.Content className={dialogPanelClasses('md:max-w-lg', className)} {...props}>
+        {title === undefined ? null : (
+          <DialogHeader>
+            <DialogTitle>{title}</DialogTitle>
+            {description === undefined ? null : (
+              <DialogDescription>{description}</DialogDescription>
+            )}
+          </DialogHeader>
         )}
-        {...props}
-      >
         {children}
         {hideCloseButton ? null : (
           <DialogPrimitive.Close
@@ -72,12 +100,7 @@ export function DialogFooter({ className, ...props }: ComponentProps<'div'>) {
 }
 
 export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {
-  return (
-    <DialogPrimitive.Title
-      className={cn('text-lg leading-snug font-semibold text-neutral-950', className)}
-      {...props}
-    />
-  );
+  return <DialogPrimitive.Title className={cn(dialogTitleClasses, className)} {...props} />;
 }
 
 export function DialogDescription({
@@ -85,9 +108,17 @@ export function DialogDescription({
   ...props
 }: ComponentProps<typeof DialogPrimitive.Description>) {
   return (
-    <DialogPrimitive.Description
-      className={cn('text-sm leading-relaxed text-neutral-600', className)}
-      {...props}
-    />
+    <DialogPrimitive.Description className={cn(dialogDescriptionClasses, className)} {...props} />
+  );
+}
+
+/** The footer of a dialog that only informs: one outlined button, `label`, that closes it. */
+export function DialogCloseFooter({ label }: { label: ReactNode }) {
+  return (
+    <DialogFooter>
+      <DialogClose asChild>
+        <Button variant="outline">{label}</Button>
+      </DialogClose>
+    </DialogFooter>
   );
 }

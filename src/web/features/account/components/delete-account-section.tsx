@@ -3,18 +3,9 @@ import { useMutation } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
 import { accountMessages } from '../../../../common/messages/account.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '../../../components/ui/alert-dialog.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardContent } from '../../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
@@ -79,61 +70,53 @@ export function DeleteAccountSection() {
             </h2>
             <p className="text-sm leading-relaxed text-neutral-600">{text.sectionDescription}</p>
           </div>
-          <AlertDialog open={open} onOpenChange={onOpenChange}>
-            <AlertDialogTrigger asChild>
+          <ConfirmDialog
+            open={open}
+            onOpenChange={onOpenChange}
+            trigger={
               <Button variant="destructive-outline">
                 <Trash2 aria-hidden="true" className="size-4" />
                 {text.button}
               </Button>
-            </AlertDialogTrigger>
-            <AlertDialogContent
-              // Straight to the field to type in; Enter cannot confirm before DELETE is typed.
-              onOpenAutoFocus={(event) => {
-                event.preventDefault();
-                inputRef.current?.focus();
-              }}
-            >
-              <form
-                noValidate
-                onSubmit={(event) => void onConfirm(event)}
-                className="flex flex-col gap-5"
+            }
+            // Straight to the field to type in; Enter cannot confirm before DELETE is typed.
+            onOpenAutoFocus={(event) => {
+              event.preventDefault();
+              inputRef.current?.focus();
+            }}
+            onSubmit={(event) => void onConfirm(event)}
+            title={text.title}
+            description={text.description}
+            cancelLabel={commonMessages.cancel}
+            busy={deletion.isPending}
+            action={
+              <Button
+                type="submit"
+                variant="destructive"
+                disabled={!confirmed}
+                loading={deletion.isPending}
               >
-                <AlertDialogHeader>
-                  <AlertDialogTitle>{text.title}</AlertDialogTitle>
-                  <AlertDialogDescription>{text.description}</AlertDialogDescription>
-                </AlertDialogHeader>
-                <FormField id={confirmInputId} label={text.confirmPrompt}>
-                  <Input
-                    ref={inputRef}
-                    id={confirmInputId}
-                    name="confirm"
-                    autoComplete="off"
-                    autoCapitalize="characters"
-                    autoCorrect="off"
-                    spellCheck={false}
-                    value={typed}
-                    onChange={(event) => setTyped(event.target.value)}
-                    disabled={deletion.isPending}
-                    aria-describedby={failure ? errorId : undefined}
-                  />
-                </FormField>
-                {failure ? <FormAlert id={errorId}>{failure}</FormAlert> : null}
-                <AlertDialogFooter>
-                  <AlertDialogCancel disabled={deletion.isPending}>
-                    {commonMessages.cancel}
-                  </AlertDialogCancel>
-                  <Button
-                    type="submit"
-                    variant="destructive"
-                    disabled={!confirmed}
-                    loading={deletion.isPending}
-                  >
-                    {deletion.isPending ? text.deleting : text.confirm}
-                  </Button>
-                </AlertDialogFooter>
-              </form>
-            </AlertDialogContent>
-          </AlertDialog>
+                {deletion.isPending ? text.deleting : text.confirm}
+              </Button>
+            }
+          >
+            <FormField id={confirmInputId} label={text.confirmPrompt}>
+              <Input
+                ref={inputRef}
+                id={confirmInputId}
+                name="confirm"
+                autoComplete="off"
+                autoCapitalize="characters"
+                autoCorrect="off"
+                spellCheck={false}
+                value={typed}
+                onChange={(event) => setTyped(event.target.value)}
+                disabled={deletion.isPending}
+                aria-describedby={failure ? errorId : undefined}
+              />
+            </FormField>
+            {failure ? <FormAlert id={errorId}>{failure}</FormAlert> : null}
+          </ConfirmDialog>
         </CardContent>
       </Card>
     </section>

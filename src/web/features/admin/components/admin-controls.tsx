@@ -4,18 +4,9 @@ import { ArrowDown, ArrowUp, Pencil, Trash2, Upload } from 'lucide-react';
 import { adminPageMessages } from '../../../../common/messages/admin.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
 import { catalog } from '../../../../common/product/catalog.ts';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '../../../components/ui/alert-dialog.tsx';
+import { AlertDialogAction } from '../../../components/ui/alert-dialog.tsx';
 import { Button, type ButtonProps } from '../../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { fieldClasses } from '../../../components/ui/input.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
 import { notify } from '../../../components/ui/toast.ts';
@@ -185,27 +176,23 @@ export function ConfirmDelete({
   trigger?: ReactNode;
 }) {
   return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>
-        {trigger ?? (
+    <ConfirmDialog
+      trigger={
+        trigger ?? (
           <Button variant="ghost" size="sm" aria-label={label}>
             <Trash2 aria-hidden="true" className="size-4" />
           </Button>
-        )}
-      </AlertDialogTrigger>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{text.confirmDelete}</AlertDialogTitle>
-          <AlertDialogDescription>{text.confirmDeleteText}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>{commonMessages.cancel}</AlertDialogCancel>
-          <AlertDialogAction variant="destructive" onClick={onConfirm}>
-            {commonMessages.delete}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+        )
+      }
+      title={text.confirmDelete}
+      description={text.confirmDeleteText}
+      cancelLabel={commonMessages.cancel}
+      action={
+        <AlertDialogAction variant="destructive" onClick={onConfirm}>
+          {commonMessages.delete}
+        </AlertDialogAction>
+      }
+    />
   );
 }
 

@@ -6,14 +6,7 @@ import { adminPageMessages } from '../../../../common/messages/admin.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog.tsx';
+import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { FormField, fieldHintId } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
@@ -149,11 +142,10 @@ function CategoryDialog({
 
   return (
     <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>{category ? text.editCategory : text.newCategory}</DialogTitle>
-          <DialogDescription>{text.subtitle}</DialogDescription>
-        </DialogHeader>
+      <DialogContent
+        title={category ? text.editCategory : text.newCategory}
+        description={text.subtitle}
+      >
         <form className="flex flex-col gap-5" onSubmit={(event) => void submit(event)}>
           {error ? <FormAlert>{error}</FormAlert> : null}
           {category ? null : (

@@ -8,14 +8,7 @@ import { catalog } from '../../../../common/product/catalog.ts';
 import { Image } from '../../../components/image.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog.tsx';
+import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { FormField, fieldHintId } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
@@ -211,11 +204,11 @@ function PresetDialog({
 
   return (
     <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent className="md:max-w-xl">
-        <DialogHeader>
-          <DialogTitle>{preset ? text.editPreset : text.newPreset}</DialogTitle>
-          <DialogDescription>{preset?.displayName ?? text.subtitle}</DialogDescription>
-        </DialogHeader>
+      <DialogContent
+        className="md:max-w-xl"
+        title={preset ? text.editPreset : text.newPreset}
+        description={preset?.displayName ?? text.subtitle}
+      >
         <form className="flex flex-col gap-5" onSubmit={(event) => void submit(event)}>
           {error ? <FormAlert>{error}</FormAlert> : null}
           <FormField id="preset-category" label={text.category}>
@@ -291,12 +284,11 @@ function PresetImagesDialog({ preset, onClose }: { preset: AdminPreset; onClose:
 
   return (
     <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent className="md:max-w-2xl">
-        <DialogHeader>
-          <DialogTitle>{text.manageImages(preset.displayName)}</DialogTitle>
-          <DialogDescription>{text.uploadHint}</DialogDescription>
-        </DialogHeader>
-
+      <DialogContent
+        className="md:max-w-2xl"
+        title={text.manageImages(preset.displayName)}
+        description={text.uploadHint}
+      >
         <section aria-labelledby="featured-picture" className="flex flex-col gap-3">
           <h3 id="featured-picture" className="text-sm font-semibold text-neutral-900">
             {text.featuredImage}

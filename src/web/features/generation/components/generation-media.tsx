@@ -6,12 +6,8 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
-  DialogClose,
   DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
+  DialogCloseFooter,
   DialogTrigger,
 } from '../../../components/ui/dialog.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';
@@ -130,16 +126,12 @@ export function BlockedPlaceholder({
             {blocked.moreInfo}
           </Button>
         </DialogTrigger>
-        <DialogContent closeLabel={commonMessages.close}>
-          <DialogHeader>
-            <DialogTitle>{blocked.dialogTitle}</DialogTitle>
-            <DialogDescription>{blocked.dialogText}</DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="outline">{commonMessages.close}</Button>
-            </DialogClose>
-          </DialogFooter>
+        <DialogContent
+          closeLabel={commonMessages.close}
+          title={blocked.dialogTitle}
+          description={blocked.dialogText}
+        >
+          <DialogCloseFooter label={commonMessages.close} />
         </DialogContent>
       </Dialog>
     </div>

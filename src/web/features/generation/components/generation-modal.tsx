@@ -4,14 +4,7 @@ import { generationMessages } from '../../../../common/messages/generation.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
 import { paths } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog.tsx';
+import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog.tsx';
 import { formatRelativeOrDate } from '../../../lib/dates.ts';
 import type { Generation } from '../generation-api.ts';
 import { generationTitle, generationView, promptPreview } from '../generation-rules.ts';
@@ -53,16 +46,17 @@ function ModalBody({ generation }: { generation: Generation }) {
   const returnFocus = useReturnFocus();
 
   return (
-    <DialogContent className="md:max-w-2xl" closeLabel={commonMessages.close} {...returnFocus}>
-      <DialogHeader>
-        <DialogTitle>{generationTitle(generation)}</DialogTitle>
-        <DialogDescription>
-          {view === 'processing'
-            ? text.modal.processingTitle
-            : `${statusLabel(view)} · ${formatRelativeOrDate(generation.createdAt)}`}
-        </DialogDescription>
-      </DialogHeader>
-
+    <DialogContent
+      className="md:max-w-2xl"
+      closeLabel={commonMessages.close}
+      {...returnFocus}
+      title={generationTitle(generation)}
+      description={
+        view === 'processing'
+          ? text.modal.processingTitle
+          : `${statusLabel(view)} · ${formatRelativeOrDate(generation.createdAt)}`
+      }
+    >
       <div className="overflow-hidden rounded-control">
         <GenerationMedia generation={generation} size="large" className="max-h-[55dvh]" />
       </div>

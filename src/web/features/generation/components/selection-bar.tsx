@@ -3,16 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Download, Heart, Trash2 } from 'lucide-react';
 import { generationMessages } from '../../../../common/messages/generation.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../../../components/ui/alert-dialog.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import {
   deleteGeneration,
@@ -111,27 +103,24 @@ export function SelectionBar({
         {text.done}
       </Button>
 
-      <AlertDialog open={confirming} onOpenChange={setConfirming}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>{text.deleteTitle(count)}</AlertDialogTitle>
-            <AlertDialogDescription>{text.deleteText}</AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={removal.isPending}>
-              {commonMessages.cancel}
-            </AlertDialogCancel>
-            {/* Not AlertDialogAction: that would close the dialog before the answers arrive. */}
-            <Button
-              variant="destructive"
-              loading={removal.isPending}
-              onClick={() => removal.mutate()}
-            >
-              {removal.isPending ? commonMessages.deleting : text.delete}
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={text.deleteTitle(count)}
+        description={text.deleteText}
+        cancelLabel={commonMessages.cancel}
+        busy={removal.isPending}
+        action={
+          // Not AlertDialogAction: that would close the dialog before the answers arrive.
+          <Button
+            variant="destructive"
+            loading={removal.isPending}
+            onClick={() => removal.mutate()}
+          >
+            {removal.isPending ? commonMessages.deleting : text.delete}
+          </Button>
+        }
+      />
     </div>
   );
 }

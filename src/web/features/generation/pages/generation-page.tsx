@@ -4,17 +4,9 @@ import { Download, Heart, Trash2 } from 'lucide-react';
 import { useNavigate, useParams } from 'react-router';
 import { generationMessages } from '../../../../common/messages/generation.ts';
 import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../../../components/ui/alert-dialog.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { formatRelativeOrDate } from '../../../lib/dates.ts';
@@ -209,27 +201,24 @@ function GenerationDetail({ generation }: { generation: Generation }) {
         </div>
       </div>
 
-      <AlertDialog open={confirming} onOpenChange={setConfirming}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>{text.detail.deleteConfirmTitle}</AlertDialogTitle>
-            <AlertDialogDescription>{text.detail.deleteConfirmText}</AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={removal.isPending}>
-              {commonMessages.cancel}
-            </AlertDialogCancel>
-            {/* Not AlertDialogAction: that would close the dialog before the answer arrives. */}
-            <Button
-              variant="destructive"
-              loading={removal.isPending}
-              onClick={() => removal.mutate()}
-            >
-              {removal.isPending ? commonMessages.deleting : text.detail.delete}
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={text.detail.deleteConfirmTitle}
+        description={text.detail.deleteConfirmText}
+        cancelLabel={commonMessages.cancel}
+        busy={removal.isPending}
+        action={
+          // Not AlertDialogAction: that would close the dialog before the answer arrives.
+          <Button
+            variant="destructive"
+            loading={removal.isPending}
+            onClick={() => removal.mutate()}
+          >
+            {removal.isPending ? commonMessages.deleting : text.detail.delete}
+          </Button>
+        }
+      />
     </div>
   );
 }

@@ -1,15 +1,6 @@
 import { commonMessages } from '../../../../common/messages/shell.ts';
 import { uploadMessages } from '../../../../common/messages/studio.ts';
-import { Button } from '../../../components/ui/button.tsx';
-import {
-  Dialog,
-  DialogClose,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog.tsx';
+import { Dialog, DialogContent, DialogCloseFooter } from '../../../components/ui/dialog.tsx';
 
 const text = uploadMessages;
 
@@ -25,11 +16,11 @@ export function UploadErrorsDialog({
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent closeLabel={commonMessages.close}>
-        <DialogHeader>
-          <DialogTitle>{text.errorsTitle}</DialogTitle>
-          <DialogDescription>{text.someFailed(errors.length)}</DialogDescription>
-        </DialogHeader>
+      <DialogContent
+        closeLabel={commonMessages.close}
+        title={text.errorsTitle}
+        description={text.someFailed(errors.length)}
+      >
         <ul className="flex flex-col gap-2 text-sm text-neutral-800">
           {errors.map((error, index) => (
             <li
@@ -40,11 +31,7 @@ export function UploadErrorsDialog({
             </li>
           ))}
         </ul>
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="outline">{commonMessages.close}</Button>
-          </DialogClose>
-        </DialogFooter>
+        <DialogCloseFooter label={commonMessages.close} />
       </DialogContent>
     </Dialog>
   );

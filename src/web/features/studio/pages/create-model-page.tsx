@@ -5,18 +5,10 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { createModelMessages, nameModelMessages } from '../../../../common/messages/studio.ts';
 import { routes } from '../../../../common/product/routes.ts';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../../../components/ui/alert-dialog.tsx';
+import { AlertDialogAction } from '../../../components/ui/alert-dialog.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { useSession } from '../../../lib/session.ts';
@@ -155,28 +147,26 @@ export function CreateModelPage() {
         ) : null}
       </div>
 
-      <AlertDialog open={dialogOpen} onOpenChange={setDialogOpen}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>
-              {dialogAction.to === routes.buyCredits
-                ? text.insufficientCreditsTitle
-                : text.useCreditsTitle}
-            </AlertDialogTitle>
-            <AlertDialogDescription>
-              {dialogAction.to === routes.buyCredits
-                ? text.insufficientCreditsDescription(credits)
-                : text.useCreditsDescription(credits)}
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>{text.cancel}</AlertDialogCancel>
-            <AlertDialogAction onClick={() => void navigate(dialogAction.to)}>
-              {dialogAction.label}
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={dialogOpen}
+        onOpenChange={setDialogOpen}
+        title={
+          dialogAction.to === routes.buyCredits
+            ? text.insufficientCreditsTitle
+            : text.useCreditsTitle
+        }
+        description={
+          dialogAction.to === routes.buyCredits
+            ? text.insufficientCreditsDescription(credits)
+            : text.useCreditsDescription(credits)
+        }
+        cancelLabel={text.cancel}
+        action={
+          <AlertDialogAction onClick={() => void navigate(dialogAction.to)}>
+            {dialogAction.label}
+          </AlertDialogAction>
+        }
+      />
     </FlowPage>
   );
 }

@@ -9,13 +9,7 @@ import { lists } from '../../../../common/product/limits.ts';
 import { routes } from '../../../../common/product/routes.ts';
 import { Image } from '../../../components/image.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog.tsx';
+import { Dialog, DialogContent } from '../../../components/ui/dialog.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
@@ -47,12 +41,12 @@ export function GeneratedPickerDialog({
 
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="md:max-w-2xl" closeLabel={commonMessages.close}>
-        <DialogHeader>
-          <DialogTitle>{text.pickerTitle}</DialogTitle>
-          <DialogDescription>{text.pickerText}</DialogDescription>
-        </DialogHeader>
-
+      <DialogContent
+        className="md:max-w-2xl"
+        closeLabel={commonMessages.close}
+        title={text.pickerTitle}
+        description={text.pickerText}
+      >
         {query.isPending ? (
           <ul aria-busy="true" className="grid grid-cols-3 gap-3 md:grid-cols-4">
             {Array.from({ length: 8 }, (_, index) => (
