@@ -1,4 +1,5 @@
 import type { ComponentProps } from 'react';
+import { commonMessages } from '../../../common/messages/shell.ts';
 import { cn } from '../../lib/cn.ts';
 
 /**
@@ -24,5 +25,29 @@ export function Skeleton({ shape = 'control', className, ...props }: SkeletonPro
       className={cn('animate-shimmer bg-neutral-200/80', shapes[shape], className)}
       {...props}
     />
+  );
+}
+
+export interface SkeletonGroupProps extends ComponentProps<'div'> {
+  /** What assistive technology hears while it loads. */
+  label?: string;
+}
+
+/**
+ * The region that stands in for content while it loads: marked busy, it says "Loading…" once to
+ * assistive technology; its children are the `Skeleton`s, laid out as the content will be.
+ */
+export function SkeletonGroup({
+  label = commonMessages.loadingEllipsis,
+  children,
+  ...props
+}: SkeletonGroupProps) {
+  return (
+    <div aria-busy="true" {...props}>
+      <span role="status" className="sr-only">
+        {label}
+      </span>
+      {children}
+    </div>
   );
 }

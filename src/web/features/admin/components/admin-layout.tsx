@@ -5,7 +5,7 @@ import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { cn } from '../../../lib/cn.ts';
 
 export function PanelHeader({
@@ -39,14 +39,11 @@ export function PanelState({
 }) {
   if (query.isPending) {
     return (
-      <div aria-busy="true" className="flex flex-col gap-3">
-        <span role="status" className="sr-only">
-          {commonMessages.loadingEllipsis}
-        </span>
+      <SkeletonGroup className="flex flex-col gap-3">
         {[0, 1, 2].map((row) => (
           <Skeleton key={row} shape="card" className="h-20 w-full" />
         ))}
-      </div>
+      </SkeletonGroup>
     );
   }
   if (query.isError) {

@@ -2,11 +2,10 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { History } from 'lucide-react';
 import type { LedgerEntry } from '../../../../common/api/billing.ts';
 import { creditsMessages } from '../../../../common/messages/credits.ts';
-import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader } from '../../../components/ui/card.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { formatRelativeOrDate } from '../../../lib/dates.ts';
 import { ledgerQueryOptions } from '../billing-api.ts';
@@ -42,14 +41,11 @@ export function CreditHistory() {
         </CardHeader>
         <CardContent className="flex flex-col gap-4">
           {query.isPending ? (
-            <div aria-busy="true" className="flex flex-col gap-3">
-              <span className="sr-only" role="status">
-                {commonMessages.loadingEllipsis}
-              </span>
+            <SkeletonGroup className="flex flex-col gap-3">
               {[0, 1, 2].map((row) => (
                 <Skeleton key={row} className="h-12 w-full" />
               ))}
-            </div>
+            </SkeletonGroup>
           ) : query.isError ? (
             <FormAlert>{text.historyLoadFailed}</FormAlert>
           ) : entries.length === 0 ? (

@@ -4,14 +4,13 @@ import { ArrowLeft } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import type { TestPortal } from '../../../../common/api/billing.ts';
 import { billingMessages } from '../../../../common/messages/billing.ts';
-import { commonMessages } from '../../../../common/messages/shell.ts';
 import { formatUsd } from '../../../../common/product/money.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { formatDate } from '../../../lib/dates.ts';
@@ -81,13 +80,10 @@ export function TestPortalPage() {
       </div>
       {error ? <FormAlert>{error}</FormAlert> : null}
       {query.isPending ? (
-        <div aria-busy="true" className="flex flex-col gap-6">
-          <span className="sr-only" role="status">
-            {commonMessages.loadingEllipsis}
-          </span>
+        <SkeletonGroup className="flex flex-col gap-6">
           <Skeleton shape="card" className="h-44 w-full" />
           <Skeleton shape="card" className="h-64 w-full" />
-        </div>
+        </SkeletonGroup>
       ) : query.isError ? (
         <FormAlert>{text.portalLoadFailed}</FormAlert>
       ) : (

@@ -4,11 +4,10 @@ import { AlertCircle, ChevronDown, FolderOpen, ImagePlus, RefreshCw } from 'luci
 import { Link } from 'react-router';
 import type { Category, PresetSummary } from '../../../../common/api/catalog.ts';
 import { catalogMessages } from '../../../../common/messages/catalog.ts';
-import { commonMessages } from '../../../../common/messages/shell.ts';
 import { paths } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { cn } from '../../../lib/cn.ts';
 import {
@@ -202,10 +201,7 @@ function LoadFailed({ error, onRetry }: { error: Error | null; onRetry: () => vo
 
 function CategoryListSkeleton() {
   return (
-    <div aria-busy="true" className="flex flex-col gap-10">
-      <span role="status" className="sr-only">
-        {commonMessages.loadingEllipsis}
-      </span>
+    <SkeletonGroup className="flex flex-col gap-10">
       {[0, 1].map((row) => (
         <div key={row} className="flex flex-col gap-4">
           <div className="flex items-center justify-between">
@@ -221,6 +217,6 @@ function CategoryListSkeleton() {
           <div className="h-9" />
         </div>
       ))}
-    </div>
+    </SkeletonGroup>
   );
 }

@@ -9,7 +9,7 @@ import { routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
@@ -122,14 +122,11 @@ export function CategoryPage() {
       ) : null}
 
       {query.isPending ? (
-        <div aria-busy="true" className={gridClasses}>
-          <span role="status" className="sr-only">
-            {commonMessages.loadingEllipsis}
-          </span>
+        <SkeletonGroup className={gridClasses}>
           {Array.from({ length: 8 }, (_, i) => (
             <PresetCardSkeleton key={i} />
           ))}
-        </div>
+        </SkeletonGroup>
       ) : query.isError ? (
         // The alert wraps the whole state: inside the heading it would leave the heading nameless.
         <div role="alert">

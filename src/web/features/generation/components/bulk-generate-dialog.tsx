@@ -12,12 +12,9 @@ import {
   Dialog,
   DialogClose,
   DialogContent,
-  DialogDescription,
   DialogFooter,
-  DialogHeader,
-  DialogTitle,
 } from '../../../components/ui/dialog.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { useSession } from '../../../lib/session.ts';
 import { modelsQueryOptions } from '../../studio/studio-api.ts';
@@ -110,19 +107,16 @@ function BulkDialogBody({
   };
 
   return (
-    <DialogContent closeLabel={commonMessages.close} {...returnFocus}>
-      <DialogHeader>
-        <DialogTitle>{text.dialogTitle}</DialogTitle>
-        <DialogDescription>{text.dialogText(count)}</DialogDescription>
-      </DialogHeader>
-
+    <DialogContent
+      closeLabel={commonMessages.close}
+      {...returnFocus}
+      title={text.dialogTitle}
+      description={text.dialogText(count)}
+    >
       {models.isPending ? (
-        <div aria-busy="true" className="flex flex-col gap-2">
-          <span role="status" className="sr-only">
-            {commonMessages.loadingEllipsis}
-          </span>
+        <SkeletonGroup className="flex flex-col gap-2">
           <Skeleton className="h-16" />
-        </div>
+        </SkeletonGroup>
       ) : models.isError ? (
         <p role="alert" className="text-sm text-danger-700">
           {modelsMessages.loadFailed}

@@ -12,7 +12,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { describedBy, fieldHintId } from '../../../components/ui/form-field.tsx';
 import { Label } from '../../../components/ui/label.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { StickyActionBar } from '../../../components/ui/sticky-action-bar.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { notify } from '../../../components/ui/toast.ts';
@@ -181,13 +181,10 @@ export function CustomGenerationPanel({ headingLevel = 'h2' }: { headingLevel?: 
         <div className="flex min-w-0 flex-col gap-6">
           <Card className="flex flex-col gap-6 p-5 md:p-6">
             {models.isPending ? (
-              <div aria-busy="true" className="grid gap-2 sm:grid-cols-2">
-                <span role="status" className="sr-only">
-                  {commonMessages.loadingEllipsis}
-                </span>
+              <SkeletonGroup className="grid gap-2 sm:grid-cols-2">
                 <Skeleton className="h-16" />
                 <Skeleton className="h-16" />
-              </div>
+              </SkeletonGroup>
             ) : models.isError ? (
               <p role="alert" className="text-sm text-danger-700">
                 {modelsMessages.loadFailed}

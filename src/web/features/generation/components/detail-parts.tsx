@@ -4,16 +4,13 @@ import { generationMessages } from '../../../../common/messages/generation.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { generatedTabPath } from '../generation-rules.ts';
 
 /** The detail pages while their record loads, in their final shape. */
 export function DetailSkeleton() {
   return (
-    <div aria-busy="true" className="grid gap-8 md:grid-cols-2 md:gap-12">
-      <span role="status" className="sr-only">
-        {commonMessages.loadingEllipsis}
-      </span>
+    <SkeletonGroup className="grid gap-8 md:grid-cols-2 md:gap-12">
       <Skeleton shape="card" className="aspect-[4/5] w-full" />
       <div className="flex flex-col gap-4">
         <Skeleton className="h-10 w-3/4" />
@@ -21,7 +18,7 @@ export function DetailSkeleton() {
         <Skeleton className="h-24 w-full" />
         <Skeleton shape="pill" className="h-11 w-40" />
       </div>
-    </div>
+    </SkeletonGroup>
   );
 }
 

@@ -5,6 +5,7 @@ import { generationMessages } from '../../../../common/messages/generation.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
+import { SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { useSession } from '../../../lib/session.ts';
 import {
@@ -126,14 +127,11 @@ function GeneratedLists({ emptyAction }: { emptyAction?: ReactNode }) {
         </div>
 
         {list.isPending ? (
-          <div aria-busy="true" className={generationGridClasses}>
-            <span role="status" className="sr-only">
-              {commonMessages.loadingEllipsis}
-            </span>
+          <SkeletonGroup className={generationGridClasses}>
             {Array.from({ length: 4 }, (_, index) => (
               <GenerationCardSkeleton key={index} />
             ))}
-          </div>
+          </SkeletonGroup>
         ) : list.isError ? (
           <EmptyState
             title={<span role="alert">{text.loadFailed}</span>}

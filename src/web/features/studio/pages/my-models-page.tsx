@@ -6,21 +6,13 @@ import type { UserModel } from '../../../../common/api/studio.ts';
 import { modelsMessages } from '../../../../common/messages/models.ts';
 import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { routes } from '../../../../common/product/routes.ts';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../../../components/ui/alert-dialog.tsx';
+import { AlertDialogAction } from '../../../components/ui/alert-dialog.tsx';
 import { Button } from '../../../components/ui/button.tsx';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { sessionQueryKey, useSession } from '../../../lib/session.ts';
@@ -94,14 +86,11 @@ export function MyModelsPage() {
       ) : null}
 
       {query.isPending ? (
-        <div aria-busy="true" className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3">
-          <span role="status" className="sr-only">
-            {commonMessages.loadingEllipsis}
-          </span>
+        <SkeletonGroup className="grid grid-cols-1 gap-5 sm:grid-cols-2 lg:grid-cols-3">
           {Array.from({ length: 3 }, (_, index) => (
             <Skeleton key={index} shape="card" className="aspect-[4/6] w-full" />
           ))}
-        </div>
+        </SkeletonGroup>
       ) : query.isError ? (
         <EmptyState
           title={<span role="alert">{text.loadFailed}</span>}
@@ -136,35 +125,29 @@ export function MyModelsPage() {
         </ul>
       )}
 
-      <AlertDialog
+      <ConfirmDialog
         open={toDelete !== null}
         onOpenChange={(open) => {
           if (!open && !removal.isPending) setToDelete(null);
         }}
-      >
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>{toDelete ? text.deleteTitle(toDelete.name) : ''}</AlertDialogTitle>
-            <AlertDialogDescription>{text.deleteDescription}</AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={removal.isPending}>
-              {commonMessages.cancel}
-            </AlertDialogCancel>
-            <AlertDialogAction
-              variant="destructive"
-              disabled={removal.isPending}
-              onClick={(event) => {
-                // Kept open until the server answers, so the outcome is seen.
-                event.preventDefault();
-                if (toDelete) removal.mutate(toDelete);
-              }}
-            >
-              {removal.isPending ? commonMessages.deleting : text.deleteConfirm}
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+        title={toDelete ? text.deleteTitle(toDelete.name) : ''}
+        description={text.deleteDescription}
+        cancelLabel={commonMessages.cancel}
+        busy={removal.isPending}
+        action={
+          <AlertDialogAction
+            variant="destructive"
+            disabled={removal.isPending}
+            onClick={(event) => {
+              // Kept open until the server answers, so the outcome is seen.
+              event.preventDefault();
+              if (toDelete) removal.mutate(toDelete);
+            }}
+          >
+            {removal.isPending ? commonMessages.deleting : text.deleteConfirm}
+          </AlertDialogAction>
+        }
+      />
     </Container>
   );
 }

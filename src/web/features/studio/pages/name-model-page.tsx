@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Sparkles } from 'lucide-react';
 import { Link, useNavigate } from 'react-router';
 import { trainingMessages } from '../../../../common/messages/models.ts';
-import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { nameModelMessages } from '../../../../common/messages/studio.ts';
 import { modelName } from '../../../../common/product/limits.ts';
 import { routes } from '../../../../common/product/routes.ts';
@@ -13,7 +13,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { describedBy, fieldHintId, FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
@@ -115,13 +115,10 @@ export function NameModelPage() {
       back={{ to: routes.selectGender, label: text.back }}
     >
       {draft.isPending ? (
-        <div aria-busy="true" className="flex flex-col gap-4">
-          <span role="status" className="sr-only">
-            {commonMessages.loadingEllipsis}
-          </span>
+        <SkeletonGroup className="flex flex-col gap-4">
           <Skeleton className="h-11 w-full" />
           <Skeleton shape="pill" className="h-12 w-48" />
-        </div>
+        </SkeletonGroup>
       ) : (
         <form noValidate onSubmit={onSubmit} className="flex flex-col gap-6">
           <FormField

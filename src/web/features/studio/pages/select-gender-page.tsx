@@ -2,13 +2,13 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, Check } from 'lucide-react';
 import { useNavigate } from 'react-router';
-import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { selectGenderMessages } from '../../../../common/messages/studio.ts';
 import { routes } from '../../../../common/product/routes.ts';
 import { type Gender, genders } from '../../../../common/product/training.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { cn } from '../../../lib/cn.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { FlowPage } from '../components/flow-page.tsx';
@@ -59,14 +59,11 @@ export function SelectGenderPage() {
     >
       <form onSubmit={onSubmit} className="flex flex-col gap-6">
         {draft.isPending ? (
-          <div aria-busy="true" className="grid gap-3 md:grid-cols-3">
-            <span role="status" className="sr-only">
-              {commonMessages.loadingEllipsis}
-            </span>
+          <SkeletonGroup className="grid gap-3 md:grid-cols-3">
             {genders.map((gender) => (
               <Skeleton key={gender} shape="card" className="h-24 w-full" />
             ))}
-          </div>
+          </SkeletonGroup>
         ) : (
           <fieldset className="flex flex-col gap-3">
             <legend className="sr-only">{text.legend}</legend>

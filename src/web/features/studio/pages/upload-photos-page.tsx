@@ -13,7 +13,7 @@ import { Card } from '../../../components/ui/card.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { StickyActionBar } from '../../../components/ui/sticky-action-bar.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { isApiError } from '../../../lib/api-client.ts';
@@ -513,13 +513,10 @@ function QueuedFileRow({
 
 function PhotosSkeleton() {
   return (
-    <div aria-busy="true" className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
-      <span role="status" className="sr-only">
-        {commonMessages.loadingEllipsis}
-      </span>
+    <SkeletonGroup className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
       {Array.from({ length: 4 }, (_, index) => (
         <Skeleton key={index} shape="card" className="aspect-square w-full" />
       ))}
-    </div>
+    </SkeletonGroup>
   );
 }

@@ -9,7 +9,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
-import { Skeleton } from '../../../components/ui/skeleton.tsx';
+import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { FlowPage } from '../components/flow-page.tsx';
@@ -46,14 +46,11 @@ export function ValidationResultsPage() {
   return (
     <FlowPage title={text.title} back={{ to: editPhotosPath, label: text.backToUpload }}>
       {query.isPending ? (
-        <div aria-busy="true" className="grid grid-cols-2 gap-3 md:grid-cols-4">
-          <span role="status" className="sr-only">
-            {commonMessages.loadingEllipsis}
-          </span>
+        <SkeletonGroup className="grid grid-cols-2 gap-3 md:grid-cols-4">
           {Array.from({ length: 4 }, (_, index) => (
             <Skeleton key={index} className="h-20 w-full" />
           ))}
-        </div>
+        </SkeletonGroup>
       ) : query.isError ? (
         <EmptyState
           title={<span role="alert">{text.loadFailed}</span>}
