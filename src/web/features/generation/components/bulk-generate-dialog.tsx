@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Coins, Layers, Plus, UserRoundPlus } from 'lucide-react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Coins, Layers } from 'lucide-react';
+import { useLocation, useNavigate } from 'react-router';
 import { catalogMessages } from '../../../../common/messages/catalog.ts';
 import { bulkMessages } from '../../../../common/messages/generation.ts';
 import { modelsMessages } from '../../../../common/messages/models.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
-import { paths, routes } from '../../../../common/product/routes.ts';
+import { paths } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
@@ -27,6 +27,7 @@ import {
 } from '../generation-rules.ts';
 import { useReturnFocus } from '../use-return-focus.ts';
 import { SingleModelPicker } from './model-picker.tsx';
+import { NoModelsPrompt } from './no-models-prompt.tsx';
 
 const text = bulkMessages;
 
@@ -122,23 +123,12 @@ function BulkDialogBody({
           {modelsMessages.loadFailed}
         </p>
       ) : usable.length === 0 ? (
-        <div className="flex items-start gap-4">
-          <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-accent-50 text-accent-700">
-            <UserRoundPlus aria-hidden="true" className="size-5" />
-          </span>
-          <div className="flex flex-col gap-1">
-            <p className="font-semibold text-neutral-950">
-              {catalogMessages.modelPickerEmptyTitle}
-            </p>
-            <p className="text-sm text-neutral-600">{catalogMessages.modelPickerEmptyText}</p>
-            <Button asChild size="sm" variant="outline" className="mt-2 self-start">
-              <Link to={`${routes.createModel}?redirect=${encodeURIComponent(pathname)}`}>
-                <Plus aria-hidden="true" className="size-4" />
-                {modelsMessages.createNew}
-              </Link>
-            </Button>
-          </div>
-        </div>
+        <NoModelsPrompt
+          title={catalogMessages.modelPickerEmptyTitle}
+          text={catalogMessages.modelPickerEmptyText}
+          linkLabel={modelsMessages.createNew}
+          returnTo={pathname}
+        />
       ) : (
         <SingleModelPicker
           models={list}

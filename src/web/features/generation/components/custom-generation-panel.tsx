@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Coins, Lightbulb, Lock, Plus, Sparkles, UserRoundPlus } from 'lucide-react';
+import { Coins, Lightbulb, Lock, Sparkles } from 'lucide-react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { catalogMessages } from '../../../../common/messages/catalog.ts';
 import { bulkMessages, generationMessages } from '../../../../common/messages/generation.ts';
@@ -41,6 +41,7 @@ import {
 } from '../generation-rules.ts';
 import { GenerationResult } from './generation-result.tsx';
 import { MultiModelPicker } from './model-picker.tsx';
+import { NoModelsPrompt } from './no-models-prompt.tsx';
 
 const text = generationMessages;
 
@@ -198,23 +199,12 @@ export function CustomGenerationPanel({ headingLevel = 'h2' }: { headingLevel?: 
                 </Button>
               </p>
             ) : list.length === 0 ? (
-              <div className="flex items-start gap-4">
-                <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-accent-50 text-accent-700">
-                  <UserRoundPlus aria-hidden="true" className="size-5" />
-                </span>
-                <div className="flex flex-col gap-1">
-                  <p className="font-semibold text-neutral-950">{text.noModels}</p>
-                  <p className="text-sm text-neutral-600">{text.noModelsHint}</p>
-                  <Button asChild size="sm" variant="outline" className="mt-2 self-start">
-                    <Link
-                      to={`${routes.createModel}?redirect=${encodeURIComponent(pathname + search)}`}
-                    >
-                      <Plus aria-hidden="true" className="size-4" />
-                      {text.createModel}
-                    </Link>
-                  </Button>
-                </div>
-              </div>
+              <NoModelsPrompt
+                title={text.noModels}
+                text={text.noModelsHint}
+                linkLabel={text.createModel}
+                returnTo={pathname + search}
+              />
             ) : (
               <MultiModelPicker
                 models={list}

@@ -1,4 +1,4 @@
-import { Download, ExternalLink, Heart } from 'lucide-react';
+import { Download, ExternalLink } from 'lucide-react';
 import { Link } from 'react-router';
 import { generationMessages } from '../../../../common/messages/generation.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
@@ -9,8 +9,9 @@ import { formatRelativeOrDate } from '../../../lib/dates.ts';
 import type { Generation } from '../generation-api.ts';
 import { generationTitle, generationView, promptPreview } from '../generation-rules.ts';
 import { useDownloadImage } from '../use-download-image.ts';
-import { useMarkViewed, useToggleFavourite } from '../use-generation-actions.ts';
+import { useMarkViewed } from '../use-generation-actions.ts';
 import { useReturnFocus } from '../use-return-focus.ts';
+import { FavouriteButton } from './favourite-button.tsx';
 import { GenerationBadges, GenerationMedia } from './generation-media.tsx';
 
 const text = generationMessages;
@@ -40,7 +41,6 @@ export function GenerationModal({
 
 function ModalBody({ generation }: { generation: Generation }) {
   const view = generationView(generation);
-  const favourite = useToggleFavourite();
   const { download, downloading } = useDownloadImage();
   const preview = promptPreview(generation.promptText);
   const returnFocus = useReturnFocus();
@@ -86,18 +86,7 @@ function ModalBody({ generation }: { generation: Generation }) {
           </Link>
         </Button>
         <div className="flex flex-col-reverse gap-3 md:flex-row">
-          <Button
-            variant="outline"
-            size="sm"
-            loading={favourite.isPending}
-            onClick={() => favourite.mutate(generation)}
-          >
-            <Heart
-              aria-hidden="true"
-              className={generation.favourite ? 'size-4 fill-current text-accent-600' : 'size-4'}
-            />
-            {generation.favourite ? text.unfavourite : text.favourite}
-          </Button>
+          <FavouriteButton generation={generation} size="sm" />
           {view === 'complete' ? (
             <Button size="sm" loading={downloading} onClick={() => void download(generation)}>
               <Download aria-hidden="true" className="size-4" />

@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Coins, CreditCard, Lock, LogIn, Plus, Sparkles, UserRoundPlus } from 'lucide-react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { Coins, CreditCard, Lock, LogIn, Sparkles } from 'lucide-react';
+import { useLocation, useNavigate } from 'react-router';
 import { catalogMessages } from '../../../../common/messages/catalog.ts';
 import { generationMessages } from '../../../../common/messages/generation.ts';
 import { modelsMessages } from '../../../../common/messages/models.ts';
-import { routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { StickyActionBar } from '../../../components/ui/sticky-action-bar.tsx';
@@ -18,6 +17,7 @@ import { defaultModelId, generatedTabPath, isUsableModel } from '../generation-r
 import { presetGenerateState, type PresetGenerateState } from '../preset-generate-state.ts';
 import { GenerationResult } from './generation-result.tsx';
 import { SingleModelPicker } from './model-picker.tsx';
+import { NoModelsPrompt } from './no-models-prompt.tsx';
 
 const text = catalogMessages;
 const buttonText = generationMessages.presetButton;
@@ -116,21 +116,13 @@ function ModelPickerEmpty() {
   return (
     <Card className="flex flex-col gap-4 p-5 md:p-6">
       <h2 className="text-sm font-medium text-neutral-500">{text.chooseYourModel}</h2>
-      <div className="flex items-start gap-4">
-        <span className="flex size-11 shrink-0 items-center justify-center rounded-full bg-accent-50 text-accent-700">
-          <UserRoundPlus aria-hidden="true" className="size-5" />
-        </span>
-        <div className="flex flex-col gap-1">
-          <p className="font-semibold text-neutral-950">{text.modelPickerEmptyTitle}</p>
-          <p className="text-sm leading-relaxed text-neutral-600">{text.modelPickerEmptyText}</p>
-          <Button asChild size="sm" variant="outline" className="mt-2 self-start">
-            <Link to={`${routes.createModel}?redirect=${encodeURIComponent(pathname)}`}>
-              <Plus aria-hidden="true" className="size-4" />
-              {modelsMessages.createNew}
-            </Link>
-          </Button>
-        </div>
-      </div>
+      <NoModelsPrompt
+        title={text.modelPickerEmptyTitle}
+        text={text.modelPickerEmptyText}
+        linkLabel={modelsMessages.createNew}
+        returnTo={pathname}
+        relaxed
+      />
     </Card>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Download, Heart, Trash2 } from 'lucide-react';
+import { Download, Trash2 } from 'lucide-react';
 import { useNavigate, useParams } from 'react-router';
 import { generationMessages } from '../../../../common/messages/generation.ts';
 import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
@@ -13,6 +13,7 @@ import { formatRelativeOrDate } from '../../../lib/dates.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { BulkJobView } from '../components/bulk-job-view.tsx';
 import { BackToGenerated, DetailSkeleton, Problem } from '../components/detail-parts.tsx';
+import { FavouriteButton } from '../components/favourite-button.tsx';
 import {
   ContentNotice,
   GenerationBadges,
@@ -33,7 +34,7 @@ import {
   isValidRecordId,
 } from '../generation-rules.ts';
 import { useDownloadImage } from '../use-download-image.ts';
-import { useMarkViewed, useToggleFavourite } from '../use-generation-actions.ts';
+import { useMarkViewed } from '../use-generation-actions.ts';
 
 const text = generationMessages;
 
@@ -91,7 +92,6 @@ function GenerationDetail({ generation }: { generation: Generation }) {
   const view = generationView(generation);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const favourite = useToggleFavourite();
   const { download, downloading } = useDownloadImage();
   const [confirming, setConfirming] = useState(false);
   useMarkViewed(generation, true);
@@ -183,17 +183,7 @@ function GenerationDetail({ generation }: { generation: Generation }) {
               {text.detail.download}
             </Button>
           ) : null}
-          <Button
-            variant="outline"
-            loading={favourite.isPending}
-            onClick={() => favourite.mutate(generation)}
-          >
-            <Heart
-              aria-hidden="true"
-              className={generation.favourite ? 'size-4 fill-current text-accent-600' : 'size-4'}
-            />
-            {generation.favourite ? text.unfavourite : text.favourite}
-          </Button>
+          <FavouriteButton generation={generation} />
           <Button variant="destructive-outline" onClick={() => setConfirming(true)}>
             <Trash2 aria-hidden="true" className="size-4" />
             {text.detail.delete}
