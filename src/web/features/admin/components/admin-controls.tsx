@@ -7,6 +7,8 @@ import { catalog } from '../../../../common/product/catalog.ts';
 import { AlertDialogAction } from '../../../components/ui/alert-dialog.tsx';
 import { Button, type ButtonProps } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
+import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog.tsx';
+import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { fieldClasses } from '../../../components/ui/input.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
 import { notify } from '../../../components/ui/toast.ts';
@@ -40,6 +42,79 @@ export function useAdminAction() {
     }
   }
   return { run, busy };
+}
+
+/**
+ * Saves an admin form through `useAdminAction`; a refusal also shows in the form, next to the
+ * field to fix (the toast repeats it).
+ */
+export function useAdminSave() {
+  const { run, busy } = useAdminAction();
+  const [error, setError] = useState<string | null>(null);
+  async function save<T>(request: () => Promise<T>, success: string) {
+    setError(null);
+    return run(
+      'save',
+      () =>
+        request().catch((caught: unknown) => {
+          setError(caught instanceof Error ? caught.message : commonMessages.unexpectedError);
+          throw caught;
+        }),
+      success,
+    );
+  }
+  return { save, saving: busy === 'save', error };
+}
+
+/**
+ * The dialog of an admin form (a category, a preset): the refusal of the last save, the fields
+ * (`children`), Cancel and the submit button. Closing it any way calls `onClose`.
+ */
+export function AdminFormDialog({
+  title,
+  description,
+  className,
+  error,
+  saving,
+  submitLabel,
+  onSubmit,
+  onClose,
+  children,
+}: {
+  title: string;
+  description: string;
+  className?: string;
+  error: string | null;
+  saving: boolean;
+  submitLabel: string;
+  onSubmit: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
+      <DialogContent className={className} title={title} description={description}>
+        <form
+          className="flex flex-col gap-5"
+          onSubmit={(event) => {
+            event.preventDefault();
+            onSubmit();
+          }}
+        >
+          {error ? <FormAlert>{error}</FormAlert> : null}
+          {children}
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onClose()}>
+              {commonMessages.cancel}
+            </Button>
+            <Button type="submit" loading={saving}>
+              {submitLabel}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
 }
 
 /** Moves an item one place up or down a list; the ends disable their button. */

@@ -1,7 +1,10 @@
 import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
+import type { CatalogImage } from '../../../../common/api/catalog.ts';
 import { adminPageMessages } from '../../../../common/messages/admin.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
+import { Image } from '../../../components/image.tsx';
+import { Badge, type BadgeVariant } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
@@ -78,5 +81,65 @@ export function AdminListRow({ children, dimmed }: { children: ReactNode; dimmed
     >
       {children}
     </li>
+  );
+}
+
+/** The picture panels' grid (sample photos, quiz pictures): one `AdminTile` per picture. */
+export function AdminGrid({ children }: { children: ReactNode }) {
+  return <ul className="grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4">{children}</ul>;
+}
+
+/**
+ * One picture of a grid, faded while inactive: the picture, then its badges (what it is, and
+ * Inactive) and controls in `children`.
+ */
+export function AdminTile({
+  image,
+  alt,
+  aspectRatio,
+  active,
+  children,
+}: {
+  image: CatalogImage;
+  alt: string;
+  aspectRatio: string;
+  active: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <li
+      className={cn(
+        'flex flex-col overflow-hidden rounded-card border border-neutral-200/80 bg-white shadow-card',
+        !active && 'opacity-60',
+      )}
+    >
+      <Image
+        src={image.variants[0]?.src ?? image.src}
+        alt={alt}
+        width={image.width}
+        height={image.height}
+        aspectRatio={aspectRatio}
+        className="w-full"
+      />
+      {children}
+    </li>
+  );
+}
+
+/** A tile's badges: what the picture is, and Inactive while it is not shown. */
+export function AdminTileBadges({
+  label,
+  variant,
+  active,
+}: {
+  label: string;
+  variant: BadgeVariant;
+  active: boolean;
+}) {
+  return (
+    <div className="flex items-center gap-2">
+      <Badge variant={variant}>{label}</Badge>
+      {active ? null : <Badge>{adminPageMessages.inactive}</Badge>}
+    </div>
   );
 }

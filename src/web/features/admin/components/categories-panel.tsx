@@ -1,23 +1,22 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Star } from 'lucide-react';
 import type { AdminCategory } from '../../../../common/api/admin.ts';
 import { adminPageMessages } from '../../../../common/messages/admin.ts';
-import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog.tsx';
-import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { FormField, fieldHintId } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { adminApi, adminCategoriesQuery } from '../admin-api.ts';
 import {
   ActiveToggleButton,
+  AdminFormDialog,
   CheckboxField,
   EditButton,
   MoveButtons,
   moved,
   useAdminAction,
+  useAdminSave,
 } from './admin-controls.tsx';
 import { AdminList, AdminListRow, PanelHeader, PanelState } from './admin-layout.tsx';
 
@@ -113,87 +112,70 @@ function CategoryDialog({
   category: AdminCategory | null;
   onClose: () => void;
 }) {
-  const { run, busy } = useAdminAction();
+  const { save, saving, error } = useAdminSave();
   const [manualId, setManualId] = useState(category?.manualId ?? '');
   const [displayName, setDisplayName] = useState(category?.displayName ?? '');
   const [emoji, setEmoji] = useState(category?.emoji ?? '');
   const [featured, setFeatured] = useState(category?.featured ?? false);
-  const [error, setError] = useState<string | null>(null);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
+  const submit = async () => {
     const body = { displayName: displayName.trim(), emoji: emoji.trim() || null, featured };
-    const save = category
-      ? adminApi.updateCategory(category.manualId, body)
-      : adminApi.createCategory({ ...body, manualId: manualId.trim() });
-    const result = await run(
-      'save',
-      // Also shown in the form, next to the field to fix; the toast repeats it.
+    const result = await save(
       () =>
-        save.catch((caught: unknown) => {
-          setError(caught instanceof Error ? caught.message : commonMessages.unexpectedError);
-          throw caught;
-        }),
+        category
+          ? adminApi.updateCategory(category.manualId, body)
+          : adminApi.createCategory({ ...body, manualId: manualId.trim() }),
       category ? text.saved : text.created,
     );
     if (result) onClose();
   };
 
   return (
-    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent
-        title={category ? text.editCategory : text.newCategory}
-        description={text.subtitle}
-      >
-        <form className="flex flex-col gap-5" onSubmit={(event) => void submit(event)}>
-          {error ? <FormAlert>{error}</FormAlert> : null}
-          {category ? null : (
-            <FormField id="category-key" label={text.key} hint={text.keyHint}>
-              <Input
-                id="category-key"
-                required
-                value={manualId}
-                onChange={(event) => setManualId(event.target.value)}
-                aria-describedby={fieldHintId('category-key')}
-                autoComplete="off"
-              />
-            </FormField>
-          )}
-          <FormField id="category-name" label={text.displayName}>
-            <Input
-              id="category-name"
-              required
-              value={displayName}
-              onChange={(event) => setDisplayName(event.target.value)}
-              autoComplete="off"
-            />
-          </FormField>
-          <FormField id="category-emoji" label={text.emoji}>
-            <Input
-              id="category-emoji"
-              value={emoji}
-              onChange={(event) => setEmoji(event.target.value)}
-              className="w-24"
-              autoComplete="off"
-            />
-          </FormField>
-          <CheckboxField
-            id="category-featured"
-            label={text.featured}
-            checked={featured}
-            onChange={setFeatured}
+    <AdminFormDialog
+      title={category ? text.editCategory : text.newCategory}
+      description={text.subtitle}
+      error={error}
+      saving={saving}
+      submitLabel={category ? text.save : text.create}
+      onSubmit={() => void submit()}
+      onClose={onClose}
+    >
+      {category ? null : (
+        <FormField id="category-key" label={text.key} hint={text.keyHint}>
+          <Input
+            id="category-key"
+            required
+            value={manualId}
+            onChange={(event) => setManualId(event.target.value)}
+            aria-describedby={fieldHintId('category-key')}
+            autoComplete="off"
           />
-          <DialogFooter>
-            <Button variant="outline" onClick={onClose}>
-              {commonMessages.cancel}
-            </Button>
-            <Button type="submit" loading={busy === 'save'}>
-              {category ? text.save : text.create}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+        </FormField>
+      )}
+      <FormField id="category-name" label={text.displayName}>
+        <Input
+          id="category-name"
+          required
+          value={displayName}
+          onChange={(event) => setDisplayName(event.target.value)}
+          autoComplete="off"
+        />
+      </FormField>
+      <FormField id="category-emoji" label={text.emoji}>
+        <Input
+          id="category-emoji"
+          value={emoji}
+          onChange={(event) => setEmoji(event.target.value)}
+          className="w-24"
+          autoComplete="off"
+        />
+      </FormField>
+      <CheckboxField
+        id="category-featured"
+        label={text.featured}
+        checked={featured}
+        onChange={setFeatured}
+      />
+    </AdminFormDialog>
   );
 }

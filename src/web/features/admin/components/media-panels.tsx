@@ -4,13 +4,10 @@ import type { GoodOrBad } from '../../../../common/api/catalog.ts';
 import { adminPageMessages } from '../../../../common/messages/admin.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
 import { catalog } from '../../../../common/product/catalog.ts';
-import { Image } from '../../../components/image.tsx';
-import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { FormField } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
-import { cn } from '../../../lib/cn.ts';
 import {
   adminApi,
   adminExamplePhotosQuery,
@@ -26,10 +23,9 @@ import {
   UploadButton,
   useAdminAction,
 } from './admin-controls.tsx';
-import { PanelHeader, PanelState } from './admin-layout.tsx';
+import { AdminGrid, AdminTile, AdminTileBadges, PanelHeader, PanelState } from './admin-layout.tsx';
 
 const text = adminPageMessages;
-const gridClasses = 'grid grid-cols-2 gap-4 md:grid-cols-3 lg:grid-cols-4';
 
 /** The good and bad sample photos of the photo guidelines page. */
 export function ExamplePhotosPanel() {
@@ -72,30 +68,21 @@ export function ExamplePhotosPanel() {
         />
       </Card>
       <PanelState query={query} empty={photos.length === 0 ? text.noExamples : null}>
-        <ul className={gridClasses}>
+        <AdminGrid>
           {photos.map((photo, index) => (
-            <li
+            <AdminTile
               key={photo.id}
-              className={cn(
-                'flex flex-col overflow-hidden rounded-card border border-neutral-200/80 bg-white shadow-card',
-                !photo.active && 'opacity-60',
-              )}
+              image={photo.image}
+              alt={photo.image.alt || photo.caption}
+              aspectRatio="1 / 1"
+              active={photo.active}
             >
-              <Image
-                src={photo.image.variants[0]?.src ?? photo.image.src}
-                alt={photo.image.alt || photo.caption}
-                width={photo.image.width}
-                height={photo.image.height}
-                aspectRatio="1 / 1"
-                className="w-full"
-              />
               <div className="flex flex-1 flex-col gap-2 p-3">
-                <div className="flex items-center gap-2">
-                  <Badge variant={photo.goodOrBad === 'good' ? 'success' : 'danger'}>
-                    {photo.goodOrBad === 'good' ? text.good : text.bad}
-                  </Badge>
-                  {photo.active ? null : <Badge>{text.inactive}</Badge>}
-                </div>
+                <AdminTileBadges
+                  label={photo.goodOrBad === 'good' ? text.good : text.bad}
+                  variant={photo.goodOrBad === 'good' ? 'success' : 'danger'}
+                  active={photo.active}
+                />
                 <CaptionEditor
                   photoId={photo.id}
                   caption={photo.caption}
@@ -158,9 +145,9 @@ export function ExamplePhotosPanel() {
                   />
                 </div>
               </div>
-            </li>
+            </AdminTile>
           ))}
-        </ul>
+        </AdminGrid>
       </PanelState>
     </section>
   );
@@ -255,30 +242,21 @@ export function QuizImagesPanel() {
         />
       </Card>
       <PanelState query={query} empty={images.length === 0 ? text.noQuizImages : null}>
-        <ul className={gridClasses}>
+        <AdminGrid>
           {images.map((image, index) => (
-            <li
+            <AdminTile
               key={image.id}
-              className={cn(
-                'flex flex-col overflow-hidden rounded-card border border-neutral-200/80 bg-white shadow-card',
-                !image.active && 'opacity-60',
-              )}
+              image={image.image}
+              alt={image.image.alt}
+              aspectRatio="4 / 5"
+              active={image.active}
             >
-              <Image
-                src={image.image.variants[0]?.src ?? image.image.src}
-                alt={image.image.alt}
-                width={image.image.width}
-                height={image.image.height}
-                aspectRatio="4 / 5"
-                className="w-full"
-              />
               <div className="flex flex-col gap-3 p-3">
-                <div className="flex items-center gap-2">
-                  <Badge variant={image.isAi ? 'accent' : 'neutral'}>
-                    {image.isAi ? text.aiLabel : text.real}
-                  </Badge>
-                  {image.active ? null : <Badge>{text.inactive}</Badge>}
-                </div>
+                <AdminTileBadges
+                  label={image.isAi ? text.aiLabel : text.real}
+                  variant={image.isAi ? 'accent' : 'neutral'}
+                  active={image.active}
+                />
                 <CheckboxField
                   id={`quiz-ai-${image.id}`}
                   label={`${text.isAi} (${index + 1})`}
@@ -307,9 +285,9 @@ export function QuizImagesPanel() {
                   />
                 </div>
               </div>
-            </li>
+            </AdminTile>
           ))}
-        </ul>
+        </AdminGrid>
       </PanelState>
     </section>
   );

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Images, Plus, Star } from 'lucide-react';
 import type { AdminCategory, AdminPreset } from '../../../../common/api/admin.ts';
@@ -8,8 +8,7 @@ import { catalog } from '../../../../common/product/catalog.ts';
 import { Image } from '../../../components/image.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
-import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog.tsx';
-import { FormAlert } from '../../../components/ui/form-alert.tsx';
+import { Dialog, DialogCloseFooter, DialogContent } from '../../../components/ui/dialog.tsx';
 import { FormField, fieldHintId } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { Label } from '../../../components/ui/label.tsx';
@@ -17,6 +16,7 @@ import { Textarea } from '../../../components/ui/textarea.tsx';
 import { adminApi, adminCategoriesQuery, adminPresetsQuery, adminUploads } from '../admin-api.ts';
 import {
   ActiveToggleButton,
+  AdminFormDialog,
   ConfirmDelete,
   EditButton,
   MoveButtons,
@@ -24,6 +24,7 @@ import {
   selectClasses,
   UploadButton,
   useAdminAction,
+  useAdminSave,
 } from './admin-controls.tsx';
 import { AdminList, AdminListRow, PanelHeader, PanelState } from './admin-layout.tsx';
 
@@ -171,17 +172,14 @@ function PresetDialog({
   defaultCategory: string;
   onClose: (created?: AdminPreset) => void;
 }) {
-  const { run, busy } = useAdminAction();
+  const { save, saving, error } = useAdminSave();
   const [categoryId, setCategoryId] = useState(preset?.categoryId ?? defaultCategory);
   const [displayName, setDisplayName] = useState(preset?.displayName ?? '');
   const [manualId, setManualId] = useState(preset?.manualId ?? '');
   const [description, setDescription] = useState(preset?.description ?? '');
   const [prompt, setPrompt] = useState(preset?.prompt ?? '');
-  const [error, setError] = useState<string | null>(null);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setError(null);
+  const submit = async () => {
     const body = {
       categoryId,
       displayName: displayName.trim(),
@@ -189,92 +187,78 @@ function PresetDialog({
       prompt: prompt.trim(),
       ...(manualId.trim() ? { manualId: manualId.trim() } : {}),
     };
-    const save = preset ? adminApi.updatePreset(preset.id, body) : adminApi.createPreset(body);
-    const result = await run(
-      'save',
-      () =>
-        save.catch((caught: unknown) => {
-          setError(caught instanceof Error ? caught.message : commonMessages.unexpectedError);
-          throw caught;
-        }),
+    const result = await save(
+      () => (preset ? adminApi.updatePreset(preset.id, body) : adminApi.createPreset(body)),
       preset ? text.saved : text.created,
     );
     if (result) onClose(preset ? undefined : result.preset);
   };
 
   return (
-    <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent
-        className="md:max-w-xl"
-        title={preset ? text.editPreset : text.newPreset}
-        description={preset?.displayName ?? text.subtitle}
-      >
-        <form className="flex flex-col gap-5" onSubmit={(event) => void submit(event)}>
-          {error ? <FormAlert>{error}</FormAlert> : null}
-          <FormField id="preset-category" label={text.category}>
-            <select
-              id="preset-category"
-              className={selectClasses}
-              value={categoryId}
-              onChange={(event) => setCategoryId(event.target.value)}
-            >
-              {categories.map((item) => (
-                <option key={item.manualId} value={item.manualId}>
-                  {item.displayName}
-                </option>
-              ))}
-            </select>
-          </FormField>
-          <FormField id="preset-name" label={text.displayName}>
-            <Input
-              id="preset-name"
-              required
-              maxLength={catalog.displayNameMaxLength}
-              value={displayName}
-              onChange={(event) => setDisplayName(event.target.value)}
-              autoComplete="off"
-            />
-          </FormField>
-          <FormField id="preset-key" label={text.key} hint={text.presetKeyHint}>
-            <Input
-              id="preset-key"
-              value={manualId}
-              onChange={(event) => setManualId(event.target.value)}
-              aria-describedby={fieldHintId('preset-key')}
-              autoComplete="off"
-            />
-          </FormField>
-          <FormField id="preset-description" label={text.description}>
-            <Textarea
-              id="preset-description"
-              rows={3}
-              maxLength={catalog.descriptionMaxLength}
-              value={description}
-              onChange={(event) => setDescription(event.target.value)}
-            />
-          </FormField>
-          <FormField id="preset-prompt" label={text.prompt} hint={text.promptHint}>
-            <Textarea
-              id="preset-prompt"
-              required
-              rows={4}
-              maxLength={catalog.promptMaxLength}
-              value={prompt}
-              onChange={(event) => setPrompt(event.target.value)}
-              aria-describedby={fieldHintId('preset-prompt')}
-            />
-          </FormField>
-          <DialogFooter>
-            <Button variant="outline" onClick={() => onClose()}>
-              {commonMessages.cancel}
-            </Button>
-            <Button type="submit" loading={busy === 'save'}>
-              {preset ? text.save : text.create}
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <AdminFormDialog
+      className="md:max-w-xl"
+      title={preset ? text.editPreset : text.newPreset}
+      description={preset?.displayName ?? text.subtitle}
+      error={error}
+      saving={saving}
+      submitLabel={preset ? text.save : text.create}
+      onSubmit={() => void submit()}
+      onClose={onClose}
+    >
+      <FormField id="preset-category" label={text.category}>
+        <select
+          id="preset-category"
+          className={selectClasses}
+          value={categoryId}
+          onChange={(event) => setCategoryId(event.target.value)}
+        >
+          {categories.map((item) => (
+            <option key={item.manualId} value={item.manualId}>
+              {item.displayName}
+            </option>
+          ))}
+        </select>
+      </FormField>
+      <FormField id="preset-name" label={text.displayName}>
+        <Input
+          id="preset-name"
+          required
+          maxLength={catalog.displayNameMaxLength}
+          value={displayName}
+          onChange={(event) => setDisplayName(event.target.value)}
+          autoComplete="off"
+        />
+      </FormField>
+      <FormField id="preset-key" label={text.key} hint={text.presetKeyHint}>
+        <Input
+          id="preset-key"
+          value={manualId}
+          onChange={(event) => setManualId(event.target.value)}
+          aria-describedby={fieldHintId('preset-key')}
+          autoComplete="off"
+        />
+      </FormField>
+      <FormField id="preset-description" label={text.description}>
+        <Textarea
+          id="preset-description"
+          rows={3}
+          maxLength={catalog.descriptionMaxLength}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+        />
+      </FormField>
+      <FormField id="preset-prompt" label={text.prompt} hint={text.promptHint}>
+        <Textarea
+          id="preset-prompt"
+          required
+          rows={4}
+          maxLength={catalog.promptMaxLength}
+          value={prompt}
+          onChange={(event) => setPrompt(event.target.value)}
+          aria-describedby={fieldHintId('preset-prompt')}
+        />
+      </FormField>
+    </AdminFormDialog>
   );
 }
 
@@ -366,11 +350,7 @@ function PresetImagesDialog({ preset, onClose }: { preset: AdminPreset; onClose:
           />
         </section>
 
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose}>
-            {commonMessages.close}
-          </Button>
-        </DialogFooter>
+        <DialogCloseFooter label={commonMessages.close} />
       </DialogContent>
     </Dialog>
   );
