@@ -1,12 +1,11 @@
 import { useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { authMessages } from '../../common/messages/auth.ts';
 import { commonMessages } from '../../common/messages/shell.ts';
 import { routes } from '../../common/product/routes.ts';
 import { Button } from '../components/ui/button.tsx';
-import { Spinner } from '../components/ui/spinner.tsx';
 import { rememberPostLoginRedirect } from '../lib/post-login-redirect.ts';
 import { useSession } from '../lib/session.ts';
+import { AuthChecking } from '../features/auth/components/auth-checking.tsx';
 
 /**
  * Guards the signed-in routes. While the session loads it says so; a visitor who is not signed
@@ -22,7 +21,7 @@ export function RequireAuth() {
     if (status === 'signed-in') hadSession.current = true;
   }, [status]);
 
-  if (status === 'loading') return <AuthStatus />;
+  if (status === 'loading') return <AuthChecking fullScreen />;
   if (status === 'error') return <AuthCheckFailed onRetry={refetch} />;
   if (status === 'signed-out') return <RedirectToLogin rememberedGuard={hadSession} />;
   return <Outlet />;
@@ -35,18 +34,7 @@ function RedirectToLogin({ rememberedGuard }: { rememberedGuard: { current: bool
     if (!rememberedGuard.current) rememberPostLoginRedirect(`${pathname}${search}`);
     void navigate(routes.login, { replace: true });
   }, [navigate, pathname, search, rememberedGuard]);
-  return <AuthStatus />;
-}
-
-function AuthStatus() {
-  return (
-    <div className="flex min-h-dvh flex-col items-center justify-center gap-4 px-5 text-neutral-600">
-      <Spinner size="lg" className="text-accent-600" />
-      <p role="status" className="text-sm font-medium">
-        {authMessages.checkingAuthentication}
-      </p>
-    </div>
-  );
+  return <AuthChecking fullScreen />;
 }
 
 function AuthCheckFailed({ onRetry }: { onRetry: () => void }) {

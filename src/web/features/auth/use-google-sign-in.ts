@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback } from 'react';
+import { useRedirectBusy } from '../../lib/use-redirect-busy.ts';
 import { startGoogleSignIn } from './auth-api.ts';
 import { googleErrorMessage, googleFailedMessage, type GoogleIntent } from './auth-form-rules.ts';
 
@@ -22,15 +23,7 @@ export function useGoogleSignIn({
   errorCallbackURL,
   onError,
 }: GoogleSignInOptions): { start: () => Promise<void>; busy: boolean } {
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted) setBusy(false);
-    };
-    window.addEventListener('pageshow', onPageShow);
-    return () => window.removeEventListener('pageshow', onPageShow);
-  }, []);
+  const [busy, setBusy] = useRedirectBusy();
 
   const start = useCallback(async () => {
     setBusy(true);

@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { offerMessages } from '../../../common/messages/quiz.ts';
@@ -7,6 +6,7 @@ import { notify } from '../../components/ui/toast.ts';
 import { isApiError } from '../../lib/api-client.ts';
 import { rememberPostLoginRedirect } from '../../lib/post-login-redirect.ts';
 import { sessionQueryKey, sessionQueryOptions } from '../../lib/session.ts';
+import { useRedirectBusy } from '../../lib/use-redirect-busy.ts';
 import { redirectTo } from '../billing/billing-api.ts';
 import { startOfferCheckout } from './quiz-api.ts';
 
@@ -20,17 +20,8 @@ const text = offerMessages;
 export function useOfferCheckout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-
-  // Back from the provider's page may restore this page from the back-forward cache, frozen
-  // mid-redirect: the button must not stay on 'Processing...'.
-  useEffect(() => {
-    const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted) setBusy(false);
-    };
-    window.addEventListener('pageshow', onPageShow);
-    return () => window.removeEventListener('pageshow', onPageShow);
-  }, []);
+  // Cleared when Back from the provider's page restores this one (see useRedirectBusy).
+  const [busy, setBusy] = useRedirectBusy();
 
   function sendToSignup() {
     rememberPostLoginRedirect(routes.quizResults);

@@ -1,7 +1,7 @@
 import type { ReactNode, Ref } from 'react';
 import { authMessages } from '../../../../common/messages/auth.ts';
 import { describedBy, fieldHintId, FormField } from '../../../components/ui/form-field.tsx';
-import { Input } from '../../../components/ui/input.tsx';
+import { Input, type InputProps } from '../../../components/ui/input.tsx';
 import { PasswordInput } from '../../../components/ui/password-input.tsx';
 import type { AuthField } from '../auth-form-rules.ts';
 
@@ -26,6 +26,22 @@ export interface CredentialsFieldsProps {
   autoFocus?: boolean;
 }
 
+/** An email address field's input, as every auth form asks for one. */
+export function EmailInput(props: Omit<InputProps, 'name' | 'type'>) {
+  return (
+    <Input
+      name="email"
+      type="email"
+      inputMode="email"
+      autoComplete="email"
+      autoCapitalize="none"
+      spellCheck={false}
+      placeholder={authMessages.emailPlaceholder}
+      {...props}
+    />
+  );
+}
+
 /** Email and password, as login and sign-up both ask for them. */
 export function CredentialsFields({
   idPrefix,
@@ -47,18 +63,11 @@ export function CredentialsFields({
   return (
     <>
       <FormField id={emailId} label={authMessages.emailLabel}>
-        <Input
+        <EmailInput
           ref={emailRef}
           id={emailId}
-          name="email"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          autoCapitalize="none"
-          spellCheck={false}
           // A page whose only purpose is this form: the visitor came here to type into it.
           autoFocus={autoFocus}
-          placeholder={authMessages.emailPlaceholder}
           value={email}
           onChange={(event) => onEmailChange(event.target.value)}
           invalid={invalidField === 'email'}

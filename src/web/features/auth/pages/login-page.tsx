@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { loginMessages } from '../../../../common/messages/auth.ts';
@@ -9,12 +9,7 @@ import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { notify } from '../../../components/ui/toast.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { signInWithEmail, useAuthOptions } from '../auth-api.ts';
-import {
-  googleFailedMessage,
-  signInErrorMessage,
-  validateSignIn,
-  type AuthField,
-} from '../auth-form-rules.ts';
+import { signInErrorMessage, validateSignIn } from '../auth-form-rules.ts';
 import { AuthChecking } from '../components/auth-checking.tsx';
 import { AuthSwitchLink, inlineLinkClasses } from '../components/auth-links.tsx';
 import { AuthPageShell } from '../components/auth-page-shell.tsx';
@@ -24,15 +19,10 @@ import { LegalNotice } from '../components/legal-notice.tsx';
 import { OrDivider } from '../components/or-divider.tsx';
 import { clearPostLoginRedirect, takePostLoginRedirect } from '../../../lib/post-login-redirect.ts';
 import { sessionQueryKey, useSession, type Session } from '../../../lib/session.ts';
+import { useCredentialsForm } from '../use-credentials-form.ts';
 import { useGoogleSignIn } from '../use-google-sign-in.ts';
-import { useReturnedWithError } from '../use-return-error.ts';
 
 const errorId = 'login-error';
-
-interface FormError {
-  message: string;
-  field: AuthField | null;
-}
 
 /**
  * /login. Someone already signed in is sent on to the dashboard (replacing this entry, so Back
@@ -45,18 +35,10 @@ export function LoginPage() {
   const authOptions = useAuthOptions();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const returnedWithError = useReturnedWithError();
 
   // Set by a sign-in on this page; until then a signed-in session means "already signed in".
   const [destination, setDestination] = useState<string | null>(null);
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<FormError | null>(() =>
-    returnedWithError ? { message: googleFailedMessage('sign-in'), field: null } : null,
-  );
-  const emailRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
+  const form = useCredentialsForm('sign-in', validateSignIn);
 
   useEffect(() => {
     if (status !== 'signed-in') return;
@@ -64,30 +46,21 @@ export function LoginPage() {
     void navigate(destination ?? routes.dashboard, { replace: true });
   }, [status, destination, navigate]);
 
-  const showGoogleError = useCallback((message: string) => setError({ message, field: null }), []);
   const google = useGoogleSignIn({
     intent: 'sign-in',
     callbackURL: routes.dashboard,
     errorCallbackURL: routes.login,
-    onError: showGoogleError,
+    onError: form.showGoogleError,
   });
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (submitting) return;
-    const problem = validateSignIn(email, password);
-    if (problem) {
-      setError(problem);
-      (problem.field === 'email' ? emailRef : passwordRef).current?.focus();
-      return;
-    }
-    setError(null);
-    setSubmitting(true);
+    if (!form.startSubmit()) return;
     try {
-      await signInWithEmail({ email: email.trim(), password });
+      await signInWithEmail({ email: form.email.trim(), password: form.password });
     } catch (failure) {
-      setError({ message: signInErrorMessage(failure), field: null });
-      setSubmitting(false);
+      form.setError({ message: signInErrorMessage(failure), field: null });
+      form.setSubmitting(false);
       return;
     }
     try {
@@ -100,8 +73,8 @@ export function LoginPage() {
       }
     } catch (failure) {
       console.error(failure);
-      setError({ message: loginMessages.unexpectedError, field: null });
-      setSubmitting(false);
+      form.setError({ message: loginMessages.unexpectedError, field: null });
+      form.setSubmitting(false);
     }
   }
 
@@ -111,7 +84,7 @@ export function LoginPage() {
     return <AuthChecking />;
   }
 
-  const busy = submitting || google.busy;
+  const busy = form.submitting || google.busy;
 
   return (
     <AuthPageShell title={loginMessages.title} subtitle={loginMessages.subtitle} sidePanel>
@@ -121,7 +94,7 @@ export function LoginPage() {
             <GoogleButton
               onClick={() => void google.start()}
               busy={google.busy}
-              disabled={submitting}
+              disabled={form.submitting}
             />
             <OrDivider />
           </>
@@ -130,30 +103,30 @@ export function LoginPage() {
         <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
           <CredentialsFields
             idPrefix="login"
-            email={email}
-            password={password}
-            onEmailChange={setEmail}
-            onPasswordChange={setPassword}
-            invalidField={error?.field ?? null}
-            errorId={error ? errorId : undefined}
+            email={form.email}
+            password={form.password}
+            onEmailChange={form.setEmail}
+            onPasswordChange={form.setPassword}
+            invalidField={form.error?.field ?? null}
+            errorId={form.error ? errorId : undefined}
             passwordAutoComplete="current-password"
             passwordAside={
               <Link to={routes.resetPassword} className={`text-sm ${inlineLinkClasses}`}>
                 {loginMessages.forgotPassword}
               </Link>
             }
-            emailRef={emailRef}
-            passwordRef={passwordRef}
+            emailRef={form.emailRef}
+            passwordRef={form.passwordRef}
           />
-          {error ? <FormAlert id={errorId}>{error.message}</FormAlert> : null}
+          {form.error ? <FormAlert id={errorId}>{form.error.message}</FormAlert> : null}
           <Button
             type="submit"
             size="lg"
             className="mt-1 w-full"
-            loading={submitting}
+            loading={form.submitting}
             disabled={busy}
           >
-            {submitting ? loginMessages.submitting : loginMessages.submit}
+            {form.submitting ? loginMessages.submitting : loginMessages.submit}
           </Button>
         </form>
 

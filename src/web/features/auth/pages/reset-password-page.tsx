@@ -12,7 +12,6 @@ import { routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { describedBy, fieldHintId, FormField } from '../../../components/ui/form-field.tsx';
-import { Input } from '../../../components/ui/input.tsx';
 import { PasswordInput } from '../../../components/ui/password-input.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
@@ -20,6 +19,7 @@ import { requestPasswordReset, resetPassword } from '../auth-api.ts';
 import { isRefusedResetLink, validateNewPassword, validateResetEmail } from '../auth-form-rules.ts';
 import { inlineLinkClasses } from '../components/auth-links.tsx';
 import { AuthPageShell } from '../components/auth-page-shell.tsx';
+import { EmailInput } from '../components/credentials-fields.tsx';
 import { sessionQueryKey } from '../../../lib/session.ts';
 
 const text = passwordResetMessages;
@@ -113,16 +113,9 @@ function RequestLinkForm() {
     <AuthPageShell title={text.title} subtitle={text.intro}>
       <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
         <FormField id="reset-email" label={authMessages.emailLabel}>
-          <Input
+          <EmailInput
             ref={emailRef}
             id="reset-email"
-            name="email"
-            type="email"
-            inputMode="email"
-            autoComplete="email"
-            autoCapitalize="none"
-            spellCheck={false}
-            placeholder={authMessages.emailPlaceholder}
             value={email}
             onChange={(event) => setEmail(event.target.value)}
             invalid={Boolean(error)}

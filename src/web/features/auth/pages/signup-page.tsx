@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowLeft, Mail, Sparkles } from 'lucide-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -14,12 +14,7 @@ import { notify } from '../../../components/ui/toast.ts';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { redirectTo, startYearlyCheckout } from '../../billing/billing-api.ts';
 import { signUpWithEmail, useAuthOptions } from '../auth-api.ts';
-import {
-  googleFailedMessage,
-  signUpFailure,
-  validateSignUp,
-  type AuthField,
-} from '../auth-form-rules.ts';
+import { signUpFailure, validateSignUp } from '../auth-form-rules.ts';
 import { alertLinkClasses, AuthSwitchLink } from '../components/auth-links.tsx';
 import { AuthPageShell } from '../components/auth-page-shell.tsx';
 import { CredentialsFields } from '../components/credentials-fields.tsx';
@@ -27,17 +22,10 @@ import { GoogleButton } from '../components/google-button.tsx';
 import { LegalNotice } from '../components/legal-notice.tsx';
 import { clearPostLoginRedirect } from '../../../lib/post-login-redirect.ts';
 import { fetchSession, sessionQueryKey } from '../../../lib/session.ts';
+import { useCredentialsForm } from '../use-credentials-form.ts';
 import { useGoogleSignIn } from '../use-google-sign-in.ts';
-import { useReturnedWithError } from '../use-return-error.ts';
 
 const errorId = 'signup-error';
-
-interface FormError {
-  message: string;
-  field: AuthField | null;
-  /** Already registered: offer 'Sign in instead'. */
-  offerSignIn?: boolean;
-}
 
 /** Where a Google sign-up comes back to, by variant (the yearly offer continues to payment). */
 const googleReturn = {
@@ -61,31 +49,22 @@ export function SignupPage() {
   const queryClient = useQueryClient();
 
   const [view, setView] = useState<'options' | 'email'>('options');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const returnedWithError = useReturnedWithError();
-  const [error, setError] = useState<FormError | null>(() =>
-    returnedWithError ? { message: googleFailedMessage('sign-up'), field: null } : null,
-  );
-  const emailRef = useRef<HTMLInputElement>(null);
-  const passwordRef = useRef<HTMLInputElement>(null);
+  const form = useCredentialsForm('sign-up', validateSignUp);
   const emailOptionRef = useRef<HTMLButtonElement>(null);
 
-  const showGoogleError = useCallback((message: string) => setError({ message, field: null }), []);
   const google = useGoogleSignIn({
     intent: 'sign-up',
     ...(yearlyOffer ? googleReturn.yearly : googleReturn.standard),
-    onError: showGoogleError,
+    onError: form.showGoogleError,
   });
 
   function showEmailForm() {
-    setError(null);
+    form.setError(null);
     setView('email');
   }
 
   function backToOptions() {
-    setError(null);
+    form.setError(null);
     setView('options');
     // Focus returns to where the visitor came from, not to the top of the page.
     requestAnimationFrame(() => emailOptionRef.current?.focus());
@@ -93,29 +72,21 @@ export function SignupPage() {
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (submitting) return;
-    const problem = validateSignUp(email, password);
-    if (problem) {
-      setError(problem);
-      (problem.field === 'email' ? emailRef : passwordRef).current?.focus();
-      return;
-    }
-    setError(null);
-    setSubmitting(true);
+    if (!form.startSubmit()) return;
     try {
       // The specification's pre-check: someone already signed in in this browser is told so
       // rather than signed up a second time. If the check itself fails, sign-up decides.
       const existing = await fetchSession().catch(() => null);
       if (existing) {
-        setError({ message: signupMessages.alreadySignedIn, field: null });
-        setSubmitting(false);
+        form.setError({ message: signupMessages.alreadySignedIn, field: null });
+        form.setSubmitting(false);
         return;
       }
-      await signUpWithEmail({ email: email.trim(), password });
+      await signUpWithEmail({ email: form.email.trim(), password: form.password });
     } catch (failure) {
       const { message, offerSignIn } = signUpFailure(failure);
-      setError({ message, field: offerSignIn ? 'email' : null, offerSignIn });
-      setSubmitting(false);
+      form.setError({ message, field: offerSignIn ? 'email' : null, offerSignIn });
+      form.setSubmitting(false);
       return;
     }
     // Signed up and signed in. The yearly offer continues to its checkout; the stored return path
@@ -139,7 +110,7 @@ export function SignupPage() {
     void navigate(routes.dashboard, { replace: true });
   }
 
-  const busy = submitting || google.busy;
+  const busy = form.submitting || google.busy;
 
   return (
     <AuthPageShell
@@ -183,9 +154,9 @@ export function SignupPage() {
                 </Button>
               </>
             )}
-            {error ? (
+            {form.error ? (
               <FormAlert id={errorId} className="mt-2">
-                {error.message}
+                {form.error.message}
               </FormAlert>
             ) : null}
           </div>
@@ -198,22 +169,22 @@ export function SignupPage() {
           >
             <CredentialsFields
               idPrefix="signup"
-              email={email}
-              password={password}
-              onEmailChange={setEmail}
-              onPasswordChange={setPassword}
-              invalidField={error?.field ?? null}
-              errorId={error ? errorId : undefined}
+              email={form.email}
+              password={form.password}
+              onEmailChange={form.setEmail}
+              onPasswordChange={form.setPassword}
+              invalidField={form.error?.field ?? null}
+              errorId={form.error ? errorId : undefined}
               passwordAutoComplete="new-password"
               passwordHint={signupMessages.passwordHint}
-              emailRef={emailRef}
-              passwordRef={passwordRef}
+              emailRef={form.emailRef}
+              passwordRef={form.passwordRef}
               autoFocus
             />
-            {error ? (
+            {form.error ? (
               <FormAlert id={errorId}>
-                {error.message}
-                {error.offerSignIn ? (
+                {form.error.message}
+                {form.error.offerSignIn ? (
                   <>
                     {' '}
                     <Link to={routes.login} className={alertLinkClasses}>
@@ -224,8 +195,8 @@ export function SignupPage() {
               </FormAlert>
             ) : null}
             <div className="mt-1 flex flex-col gap-3">
-              <Button type="submit" size="lg" className="w-full" loading={submitting}>
-                {submitting
+              <Button type="submit" size="lg" className="w-full" loading={form.submitting}>
+                {form.submitting
                   ? signupMessages.submitting
                   : yearlyOffer
                     ? signupMessages.submitOffer
