@@ -2,17 +2,14 @@ import { LogOut } from 'lucide-react';
 import { NavLink } from 'react-router';
 import { navMessages } from '../../../common/messages/shell.ts';
 import { routes } from '../../../common/product/routes.ts';
-import { BrandLogo } from '../../components/brand-logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Container } from '../../components/ui/container.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useSignOut } from '../../lib/sign-out.ts';
 import { HeaderCredits } from '../../features/billing/components/header-credits.tsx';
+import { LayoutFrame, TopBar } from './layout-frame.tsx';
 import { MobileMenu, MobileMenuItem, mobileMenuLinkClasses } from './mobile-menu.tsx';
-import { PageOutlet } from './page-outlet.tsx';
 import { topBarLinkClasses } from './public-layout.tsx';
 import { CopyrightLine } from './site-footer.tsx';
-import { SkipLink } from './skip-link.tsx';
 
 const links = [
   { to: routes.tryOn, label: navMessages.tryOn },
@@ -25,11 +22,9 @@ export function AppLayout() {
   const { signOut, isSigningOut } = useSignOut();
 
   return (
-    <div className="flex min-h-dvh flex-col">
-      <SkipLink />
-      <header className="sticky top-0 z-40 border-b border-neutral-200/70 bg-neutral-50/85 backdrop-blur-md">
-        <Container className="flex h-16 items-center justify-between gap-4 md:h-18">
-          <BrandLogo />
+    <LayoutFrame
+      header={
+        <TopBar>
           <div className="ml-auto flex items-center md:order-last md:ml-0">
             <HeaderCredits />
           </div>
@@ -69,16 +64,13 @@ export function AppLayout() {
               </button>
             </MobileMenuItem>
           </MobileMenu>
-        </Container>
-      </header>
-
-      <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
-        <PageOutlet />
-      </main>
-
-      <footer className="border-t border-neutral-200 bg-white">
-        <CopyrightLine />
-      </footer>
-    </div>
+        </TopBar>
+      }
+      footer={
+        <footer className="border-t border-neutral-200 bg-white">
+          <CopyrightLine />
+        </footer>
+      }
+    />
   );
 }

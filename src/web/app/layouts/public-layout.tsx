@@ -1,15 +1,12 @@
 import { Link, NavLink } from 'react-router';
 import { navMessages } from '../../../common/messages/shell.ts';
 import { routes } from '../../../common/product/routes.ts';
-import { BrandLogo } from '../../components/brand-logo.tsx';
 import { Button } from '../../components/ui/button.tsx';
-import { Container } from '../../components/ui/container.tsx';
 import { cn } from '../../lib/cn.ts';
 import { useSession } from '../../lib/session.ts';
+import { LayoutFrame, TopBar } from './layout-frame.tsx';
 import { MobileMenu, MobileMenuItem, mobileMenuLinkClasses } from './mobile-menu.tsx';
-import { PageOutlet } from './page-outlet.tsx';
 import { SiteFooter } from './site-footer.tsx';
-import { SkipLink } from './skip-link.tsx';
 
 const pricingLink = { pathname: routes.home, hash: '#pricing' } as const;
 
@@ -25,12 +22,9 @@ export function PublicLayout() {
   const sessionKnown = status !== 'loading';
 
   return (
-    <div className="flex min-h-dvh flex-col">
-      <SkipLink />
-      <header className="sticky top-0 z-40 border-b border-neutral-200/70 bg-neutral-50/85 backdrop-blur-md">
-        <Container className="flex h-16 items-center justify-between gap-4 md:h-18">
-          <BrandLogo />
-
+    <LayoutFrame
+      header={
+        <TopBar>
           <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
             <NavLink to={routes.tryOn} className={topBarLinkClasses}>
               {navMessages.tryOn}
@@ -81,14 +75,9 @@ export function PublicLayout() {
               )}
             </MobileMenu>
           </div>
-        </Container>
-      </header>
-
-      <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
-        <PageOutlet />
-      </main>
-
-      <SiteFooter />
-    </div>
+        </TopBar>
+      }
+      footer={<SiteFooter />}
+    />
   );
 }
