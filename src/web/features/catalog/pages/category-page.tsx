@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft, Layers, Lock, X } from 'lucide-react';
+import { Layers, Lock, X } from 'lucide-react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { catalogMessages } from '../../../../common/messages/catalog.ts';
 import { bulkMessages } from '../../../../common/messages/generation.ts';
 import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { routes } from '../../../../common/product/routes.ts';
+import { BackLink } from '../../../components/back-link.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
@@ -80,12 +81,7 @@ export function CategoryPage() {
   return (
     <Container className="flex flex-col gap-8 py-8 md:gap-10 md:py-12">
       <div className="flex flex-col gap-4">
-        <Button asChild variant="ghost" size="sm" className="-ml-3 self-start">
-          <Link to={routes.dashboard}>
-            <ArrowLeft aria-hidden="true" className="size-4" />
-            {commonMessages.back}
-          </Link>
-        </Button>
+        <BackLink to={routes.dashboard}>{commonMessages.back}</BackLink>
         <header className="flex flex-col gap-2">
           <h1 className="flex items-center gap-3 text-3xl font-semibold text-neutral-950 md:text-4xl">
             {query.data?.category.emoji ? (

@@ -1,11 +1,11 @@
 import { useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowLeft } from 'lucide-react';
 import { Link, useLocation, useParams } from 'react-router';
 import type { CatalogImage } from '../../../../common/api/catalog.ts';
 import { catalogMessages } from '../../../../common/messages/catalog.ts';
 import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { paths, routes } from '../../../../common/product/routes.ts';
+import { BackLink } from '../../../components/back-link.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
@@ -33,14 +33,7 @@ export function ModelPage() {
   const [index, setIndex] = useState(0);
   usePageTitle(query.data?.preset.displayName ?? pageTitleMessages.model);
 
-  const back = (
-    <Button asChild variant="ghost" size="sm" className="-ml-3 self-start">
-      <Link to={backTo}>
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        {commonMessages.back}
-      </Link>
-    </Button>
-  );
+  const back = <BackLink to={backTo}>{commonMessages.back}</BackLink>;
 
   if (query.isPending) return <ModelPageSkeleton back={back} />;
 

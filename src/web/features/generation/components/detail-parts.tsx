@@ -1,7 +1,7 @@
-import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router';
 import { generationMessages } from '../../../../common/messages/generation.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
+import { BackLink } from '../../../components/back-link.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
@@ -23,14 +23,7 @@ export function DetailSkeleton() {
 }
 
 export function BackToGenerated() {
-  return (
-    <Button asChild variant="ghost" size="sm" className="-ml-3 self-start">
-      <Link to={generatedTabPath}>
-        <ArrowLeft aria-hidden="true" className="size-4" />
-        {generationMessages.detail.back}
-      </Link>
-    </Button>
-  );
+  return <BackLink to={generatedTabPath}>{generationMessages.detail.back}</BackLink>;
 }
 
 /** What a detail page shows instead of its record: the reason, and a way on. */

@@ -1,7 +1,5 @@
 import type { ReactNode } from 'react';
-import { ArrowLeft } from 'lucide-react';
-import { Link } from 'react-router';
-import { Button } from '../../../components/ui/button.tsx';
+import { BackLink } from '../../../components/back-link.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
 
@@ -26,14 +24,7 @@ export function FlowPage({
   return (
     <Container size={size} className="flex flex-col gap-8 py-8 md:gap-10 md:py-12">
       <div className="flex flex-col gap-4">
-        {back ? (
-          <Button asChild variant="ghost" size="sm" className="-ml-3 self-start">
-            <Link to={back.to}>
-              <ArrowLeft aria-hidden="true" className="size-4" />
-              {back.label}
-            </Link>
-          </Button>
-        ) : null}
+        {back ? <BackLink to={back.to}>{back.label}</BackLink> : null}
         <PageHeader title={title} description={description} eyebrow={eyebrow} actions={actions} />
       </div>
       {children}
