@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Lock, Plus, RefreshCw, Sparkles } from 'lucide-react';
+import { Lock, Plus, Sparkles } from 'lucide-react';
 import { Link } from 'react-router';
 import type { UserModel } from '../../../../common/api/studio.ts';
 import { modelsMessages } from '../../../../common/messages/models.ts';
@@ -19,6 +19,7 @@ import { sessionQueryKey, useSession } from '../../../lib/session.ts';
 import { ModelCard } from '../components/model-card.tsx';
 import { canChooseModel } from '../model-status.ts';
 import { deleteModel, modelsQueryOptions, selectModel, studioQueryKeys } from '../studio-api.ts';
+import { LoadFailed } from '../components/load-failed.tsx';
 
 const text = modelsMessages;
 
@@ -92,15 +93,7 @@ export function MyModelsPage() {
           ))}
         </SkeletonGroup>
       ) : query.isError ? (
-        <EmptyState
-          title={<span role="alert">{text.loadFailed}</span>}
-          action={
-            <Button variant="outline" onClick={() => void query.refetch()}>
-              <RefreshCw aria-hidden="true" className="size-4" />
-              {commonMessages.tryAgain}
-            </Button>
-          }
-        />
+        <LoadFailed message={text.loadFailed} onRetry={() => void query.refetch()} />
       ) : query.data.models.length === 0 ? (
         <EmptyState
           icon={<Sparkles aria-hidden="true" />}

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ArrowRight, ImagePlus, RefreshCw, Upload, X } from 'lucide-react';
+import { ArrowRight, ImagePlus, Upload, X } from 'lucide-react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import type { PhotoCounts as Counts } from '../../../../common/api/studio.ts';
 import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
@@ -10,7 +10,6 @@ import { routes } from '../../../../common/product/routes.ts';
 import { timings } from '../../../../common/product/timings.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
 import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
@@ -32,6 +31,7 @@ import {
   shouldSkipToGender,
 } from '../photo-rules.ts';
 import { deletePhoto, photosQueryOptions, studioQueryKeys, uploadPhoto } from '../studio-api.ts';
+import { LoadFailed } from '../components/load-failed.tsx';
 
 const text = uploadMessages;
 const inputId = 'photo-input';
@@ -182,15 +182,10 @@ export function UploadPhotosPage() {
         {photosQuery.isPending ? (
           <PhotosSkeleton />
         ) : photosQuery.isError && !data ? (
-          <EmptyState
-            title={<span role="alert">{validationMessages.loadFailed}</span>}
+          <LoadFailed
+            message={validationMessages.loadFailed}
+            onRetry={() => void photosQuery.refetch()}
             headingLevel="h3"
-            action={
-              <Button variant="outline" onClick={() => void photosQuery.refetch()}>
-                <RefreshCw aria-hidden="true" className="size-4" />
-                {commonMessages.tryAgain}
-              </Button>
-            }
           />
         ) : (
           <>

@@ -1,13 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { ArrowRight, RefreshCw } from 'lucide-react';
+import { ArrowRight } from 'lucide-react';
 import { useNavigate } from 'react-router';
-import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
+import { pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { validationMessages } from '../../../../common/messages/studio.ts';
 import { photos } from '../../../../common/product/photos.ts';
 import { timings } from '../../../../common/product/timings.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
 import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
@@ -16,6 +15,7 @@ import { FlowPage } from '../components/flow-page.tsx';
 import { PhotoCounts } from '../components/photo-counts.tsx';
 import { editPhotosPath, hasPendingPhotos, validationResultsContinue } from '../photo-rules.ts';
 import { photosQueryOptions } from '../studio-api.ts';
+import { LoadFailed } from '../components/load-failed.tsx';
 
 const text = validationMessages;
 
@@ -52,15 +52,7 @@ export function ValidationResultsPage() {
           ))}
         </SkeletonGroup>
       ) : query.isError ? (
-        <EmptyState
-          title={<span role="alert">{text.loadFailed}</span>}
-          action={
-            <Button variant="outline" onClick={() => void query.refetch()}>
-              <RefreshCw aria-hidden="true" className="size-4" />
-              {commonMessages.tryAgain}
-            </Button>
-          }
-        />
+        <LoadFailed message={text.loadFailed} onRetry={() => void query.refetch()} />
       ) : (
         <section aria-labelledby="summary-title" className="flex flex-col gap-6">
           <h2 id="summary-title" className="text-xl font-semibold text-neutral-950">
