@@ -9,7 +9,7 @@ import { Progress } from '../../../components/ui/progress.tsx';
 import { formatRelativeOrDate } from '../../../lib/dates.ts';
 import { bulkZipUrl, type BulkJobDetail } from '../generation-api.ts';
 import { bulkBadge, bulkProgressPercent } from '../generation-rules.ts';
-import { GenerationCard, generationGridClasses } from './generation-card.tsx';
+import { GenerationGrid } from './generation-grid.tsx';
 import { GenerationModal } from './generation-modal.tsx';
 
 const text = bulkMessages;
@@ -71,17 +71,7 @@ export function BulkJobView({ detail }: { detail: BulkJobDetail }) {
         <h2 id="bulk-images-title" className="text-xl font-semibold text-neutral-950">
           {text.imagesTitle}
         </h2>
-        <ul className={generationGridClasses}>
-          {generations.map((generation) => (
-            <li key={generation.id}>
-              <GenerationCard
-                generation={generation}
-                now={now}
-                onOpen={() => setOpenId(generation.id)}
-              />
-            </li>
-          ))}
-        </ul>
+        <GenerationGrid generations={generations} now={now} onOpen={setOpenId} />
       </section>
 
       <GenerationModal generation={opened} onClose={() => setOpenId(null)} />

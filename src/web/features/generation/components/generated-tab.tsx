@@ -15,11 +15,8 @@ import {
   type GenerationsFilter,
 } from '../generation-api.ts';
 import { BulkJobCard } from './bulk-job-card.tsx';
-import {
-  GenerationCard,
-  GenerationCardSkeleton,
-  generationGridClasses,
-} from './generation-card.tsx';
+import { GenerationCardSkeleton, generationGridClasses } from './generation-card.tsx';
+import { GenerationGrid } from './generation-grid.tsx';
 import { GenerationModal } from './generation-modal.tsx';
 import { SelectionBar } from './selection-bar.tsx';
 import { loadMore } from '../../../lib/load-more.ts';
@@ -162,25 +159,13 @@ function GeneratedLists({ emptyAction }: { emptyAction?: ReactNode }) {
                 onDeleted={() => setSelection(null)}
               />
             ) : null}
-            <ul className={generationGridClasses} data-testid="generations-grid">
-              {generations.map((generation) => (
-                <li key={generation.id}>
-                  <GenerationCard
-                    generation={generation}
-                    now={now}
-                    onOpen={() => setOpenId(generation.id)}
-                    {...(selection
-                      ? {
-                          selection: {
-                            selected: selection.has(generation.id),
-                            onToggle: () => toggle(generation.id),
-                          },
-                        }
-                      : {})}
-                  />
-                </li>
-              ))}
-            </ul>
+            <GenerationGrid
+              generations={generations}
+              now={now}
+              onOpen={setOpenId}
+              selection={selection ? { selected: selection, onToggle: toggle } : null}
+              testId="generations-grid"
+            />
             {list.hasNextPage ? (
               <Button
                 variant="outline"
