@@ -1,5 +1,8 @@
+import type { ReactNode } from 'react';
 import { FlaskConical } from 'lucide-react';
 import { billingMessages } from '../../../../common/messages/billing.ts';
+import { Container } from '../../../components/ui/container.tsx';
+import { cn } from '../../../lib/cn.ts';
 
 const text = billingMessages.testMode;
 
@@ -17,5 +20,40 @@ export function TestModeBanner() {
         {text.bannerDetail}
       </p>
     </div>
+  );
+}
+
+/**
+ * The built-in test payment pages (checkout, portal): the banner first, then the title (with its
+ * `badge` beside it) and the subtitle, then the page.
+ */
+export function TestModePage({
+  title,
+  badge,
+  subtitle,
+  children,
+}: {
+  title: ReactNode;
+  badge?: ReactNode;
+  subtitle: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Container size="sm" className="flex flex-col gap-6 py-8 md:py-12">
+      <TestModeBanner />
+      <div className="flex flex-col gap-2">
+        <h1
+          className={cn(
+            badge !== undefined && 'flex flex-wrap items-center gap-3',
+            'text-3xl font-semibold text-neutral-950',
+          )}
+        >
+          {title}
+          {badge}
+        </h1>
+        <p className="text-neutral-600">{subtitle}</p>
+      </div>
+      {children}
+    </Container>
   );
 }

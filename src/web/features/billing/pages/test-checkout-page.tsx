@@ -10,7 +10,6 @@ import { formatUsd } from '../../../../common/product/money.ts';
 import { routes } from '../../../../common/product/routes.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { Container } from '../../../components/ui/container.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { isApiError } from '../../../lib/api-client.ts';
@@ -21,7 +20,7 @@ import {
   redirectTo,
   testCheckoutQueryOptions,
 } from '../billing-api.ts';
-import { TestModeBanner } from '../components/test-mode-banner.tsx';
+import { TestModePage } from '../components/test-mode-banner.tsx';
 
 const text = billingMessages.testMode;
 
@@ -51,18 +50,15 @@ export function TestCheckoutPage() {
   }
 
   return (
-    <Container size="sm" className="flex flex-col gap-6 py-8 md:py-12">
-      <TestModeBanner />
-      <div className="flex flex-col gap-2">
-        <h1 className="flex flex-wrap items-center gap-3 text-3xl font-semibold text-neutral-950">
-          {text.checkoutTitle}
-          <span className="inline-flex items-center rounded-full bg-warning-50 px-2.5 py-0.5 text-xs font-medium text-warning-900 ring-1 ring-warning-300 ring-inset">
-            {billingMessages.testCheckout.badge}
-          </span>
-        </h1>
-        <p className="text-neutral-600">{text.checkoutSubtitle}</p>
-      </div>
-
+    <TestModePage
+      title={text.checkoutTitle}
+      badge={
+        <span className="inline-flex items-center rounded-full bg-warning-50 px-2.5 py-0.5 text-xs font-medium text-warning-900 ring-1 ring-warning-300 ring-inset">
+          {billingMessages.testCheckout.badge}
+        </span>
+      }
+      subtitle={text.checkoutSubtitle}
+    >
       {query.isPending ? (
         <CheckoutSkeleton />
       ) : query.isError ? (
@@ -109,7 +105,7 @@ export function TestCheckoutPage() {
           </div>
         </Card>
       )}
-    </Container>
+    </TestModePage>
   );
 }
 

@@ -8,7 +8,6 @@ import { formatUsd } from '../../../../common/product/money.ts';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
-import { Container } from '../../../components/ui/container.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
 import { Skeleton, SkeletonGroup } from '../../../components/ui/skeleton.tsx';
 import { notify } from '../../../components/ui/toast.ts';
@@ -23,7 +22,7 @@ import {
   switchTestPortalPlan,
   testPortalQueryOptions,
 } from '../billing-api.ts';
-import { TestModeBanner } from '../components/test-mode-banner.tsx';
+import { TestModePage } from '../components/test-mode-banner.tsx';
 
 const text = billingMessages.testMode;
 type Busy = { kind: 'switch'; priceId: string } | { kind: 'cancel' } | { kind: 'resume' } | null;
@@ -70,14 +69,7 @@ export function TestPortalPage() {
   }
 
   return (
-    <Container size="sm" className="flex flex-col gap-6 py-8 md:py-12">
-      <TestModeBanner />
-      <div className="flex flex-col gap-2">
-        <h1 className="text-3xl font-semibold text-neutral-950">
-          {billingMessages.testCheckout.portalTitle}
-        </h1>
-        <p className="text-neutral-600">{text.portalSubtitle}</p>
-      </div>
+    <TestModePage title={billingMessages.testCheckout.portalTitle} subtitle={text.portalSubtitle}>
       {error ? <FormAlert>{error}</FormAlert> : null}
       {query.isPending ? (
         <SkeletonGroup className="flex flex-col gap-6">
@@ -99,7 +91,7 @@ export function TestPortalPage() {
           {text.backToAccount}
         </Button>
       </div>
-    </Container>
+    </TestModePage>
   );
 }
 
