@@ -117,20 +117,26 @@ export function AdminFormDialog({
   );
 }
 
-/** Moves an item one place up or down a list; the ends disable their button. */
-export function MoveButtons({
+/**
+ * Moves `items[index]` one place up or down its list: `onReorder` gets the list in its new
+ * order. The ends disable their button.
+ */
+export function MoveButtons<T>({
   name,
-  first,
-  last,
+  items,
+  index,
   disabled,
-  onMove,
+  onReorder,
 }: {
   name: string;
-  first: boolean;
-  last: boolean;
+  items: readonly T[];
+  index: number;
   disabled?: boolean;
-  onMove: (delta: -1 | 1) => void;
+  onReorder: (items: T[]) => void;
 }) {
+  const first = index === 0;
+  const last = index === items.length - 1;
+  const onMove = (delta: -1 | 1) => onReorder(moved(items, index, delta));
   const classes =
     'inline-flex size-8 cursor-pointer items-center justify-center rounded-full text-neutral-600 hover:bg-neutral-200/70 hover:text-neutral-950 disabled:cursor-default disabled:opacity-30';
   return (
@@ -157,8 +163,8 @@ export function MoveButtons({
   );
 }
 
-/** The list with one item moved, as the ids the reorder endpoints expect. */
-export function moved<T>(items: readonly T[], index: number, delta: -1 | 1): T[] {
+/** The list with one item moved. */
+function moved<T>(items: readonly T[], index: number, delta: -1 | 1): T[] {
   const next = [...items];
   const [item] = next.splice(index, 1);
   next.splice(index + delta, 0, item as T);
@@ -305,7 +311,7 @@ export function CheckboxField({
 }
 
 /** A row's Edit action: an icon on phones, with its label from the medium breakpoint. */
-export function EditButton({ name, onClick }: { name: string; onClick: () => void }) {
+function EditButton({ name, onClick }: { name: string; onClick: () => void }) {
   return (
     <Button variant="ghost" size="sm" onClick={onClick} aria-label={`${text.edit} ${name}`}>
       <Pencil aria-hidden="true" className="size-4" />
@@ -315,7 +321,7 @@ export function EditButton({ name, onClick }: { name: string; onClick: () => voi
 }
 
 /** A row's Activate / Deactivate action, named after the item it changes. */
-export function ActiveToggleButton({
+function ActiveToggleButton({
   name,
   active,
   loading,
@@ -337,5 +343,30 @@ export function ActiveToggleButton({
     >
       {label}
     </Button>
+  );
+}
+
+/** A row's actions: its own first (`children`), then Edit and Activate / Deactivate. */
+export function AdminRowActions({
+  name,
+  active,
+  toggling,
+  onEdit,
+  onToggle,
+  children,
+}: {
+  name: string;
+  active: boolean;
+  toggling: boolean;
+  onEdit: () => void;
+  onToggle: () => void;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="flex shrink-0 flex-wrap justify-end gap-2">
+      {children}
+      <EditButton name={name} onClick={onEdit} />
+      <ActiveToggleButton name={name} active={active} loading={toggling} onToggle={onToggle} />
+    </div>
   );
 }

@@ -143,3 +143,22 @@ export function AdminTileBadges({
     </div>
   );
 }
+
+/** A list row's name, its badges (`children`), and Inactive while it is hidden. */
+export function AdminRowTitle({
+  name,
+  active,
+  children,
+}: {
+  name: string;
+  active: boolean;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <h3 className="font-semibold text-neutral-950">{name}</h3>
+      {children}
+      {active ? null : <Badge>{adminPageMessages.inactive}</Badge>}
+    </div>
+  );
+}

@@ -9,16 +9,20 @@ import { FormField, fieldHintId } from '../../../components/ui/form-field.tsx';
 import { Input } from '../../../components/ui/input.tsx';
 import { adminApi, adminCategoriesQuery } from '../admin-api.ts';
 import {
-  ActiveToggleButton,
   AdminFormDialog,
+  AdminRowActions,
   CheckboxField,
-  EditButton,
   MoveButtons,
-  moved,
   useAdminAction,
   useAdminSave,
 } from './admin-controls.tsx';
-import { AdminList, AdminListRow, PanelHeader, PanelState } from './admin-layout.tsx';
+import {
+  AdminList,
+  AdminListRow,
+  AdminRowTitle,
+  PanelHeader,
+  PanelState,
+} from './admin-layout.tsx';
 
 const text = adminPageMessages;
 
@@ -46,14 +50,12 @@ export function CategoriesPanel() {
             <AdminListRow key={category.manualId} dimmed={!category.active}>
               <MoveButtons
                 name={category.displayName}
-                first={index === 0}
-                last={index === categories.length - 1}
+                items={categories}
+                index={index}
                 disabled={busy !== null}
-                onMove={(delta) =>
+                onReorder={(next) =>
                   void run('order', () =>
-                    adminApi.reorderCategories(
-                      moved(categories, index, delta).map((item) => item.manualId),
-                    ),
+                    adminApi.reorderCategories(next.map((item) => item.manualId)),
                   )
                 }
               />
@@ -61,36 +63,31 @@ export function CategoriesPanel() {
                 {category.emoji}
               </span>
               <div className="flex min-w-0 flex-1 flex-col gap-1">
-                <div className="flex flex-wrap items-center gap-2">
-                  <h3 className="font-semibold text-neutral-950">{category.displayName}</h3>
+                <AdminRowTitle name={category.displayName} active={category.active}>
                   {category.featured ? (
                     <Badge variant="accent">
                       <Star aria-hidden="true" />
                       {text.featured}
                     </Badge>
                   ) : null}
-                  {category.active ? null : <Badge>{text.inactive}</Badge>}
-                </div>
+                </AdminRowTitle>
                 <p className="text-xs text-neutral-500">
                   {category.manualId} · {text.presetsCount(category.presetCount)}
                 </p>
               </div>
-              <div className="flex shrink-0 flex-wrap justify-end gap-2">
-                <EditButton name={category.displayName} onClick={() => setEditing(category)} />
-                <ActiveToggleButton
-                  name={category.displayName}
-                  active={category.active}
-                  loading={busy === category.manualId}
-                  onToggle={() =>
-                    void run(
-                      category.manualId,
-                      () =>
-                        adminApi.updateCategory(category.manualId, { active: !category.active }),
-                      text.saved,
-                    )
-                  }
-                />
-              </div>
+              <AdminRowActions
+                name={category.displayName}
+                active={category.active}
+                toggling={busy === category.manualId}
+                onEdit={() => setEditing(category)}
+                onToggle={() =>
+                  void run(
+                    category.manualId,
+                    () => adminApi.updateCategory(category.manualId, { active: !category.active }),
+                    text.saved,
+                  )
+                }
+              />
             </AdminListRow>
           ))}
         </AdminList>

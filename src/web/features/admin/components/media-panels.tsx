@@ -18,7 +18,6 @@ import {
   CheckboxField,
   ConfirmDelete,
   MoveButtons,
-  moved,
   selectClasses,
   UploadButton,
   useAdminAction,
@@ -98,14 +97,12 @@ export function ExamplePhotosPanel() {
                 <div className="mt-auto flex items-center justify-between gap-1">
                   <MoveButtons
                     name={photo.caption || text.tabs.examplePhotos}
-                    first={index === 0}
-                    last={index === photos.length - 1}
+                    items={photos}
+                    index={index}
                     disabled={busy !== null}
-                    onMove={(delta) =>
+                    onReorder={(next) =>
                       void run('order', () =>
-                        adminApi.reorderExamplePhotos(
-                          moved(photos, index, delta).map((item) => item.id),
-                        ),
+                        adminApi.reorderExamplePhotos(next.map((item) => item.id)),
                       )
                     }
                   />

@@ -6,7 +6,6 @@ import { adminPageMessages } from '../../../../common/messages/admin.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
 import { catalog } from '../../../../common/product/catalog.ts';
 import { Image } from '../../../components/image.tsx';
-import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogCloseFooter, DialogContent } from '../../../components/ui/dialog.tsx';
 import { FormField, fieldHintId } from '../../../components/ui/form-field.tsx';
@@ -15,18 +14,22 @@ import { Label } from '../../../components/ui/label.tsx';
 import { Textarea } from '../../../components/ui/textarea.tsx';
 import { adminApi, adminCategoriesQuery, adminPresetsQuery, adminUploads } from '../admin-api.ts';
 import {
-  ActiveToggleButton,
   AdminFormDialog,
+  AdminRowActions,
   ConfirmDelete,
-  EditButton,
   MoveButtons,
-  moved,
   selectClasses,
   UploadButton,
   useAdminAction,
   useAdminSave,
 } from './admin-controls.tsx';
-import { AdminList, AdminListRow, PanelHeader, PanelState } from './admin-layout.tsx';
+import {
+  AdminList,
+  AdminListRow,
+  AdminRowTitle,
+  PanelHeader,
+  PanelState,
+} from './admin-layout.tsx';
 
 const text = adminPageMessages;
 
@@ -80,14 +83,14 @@ export function PresetsPanel() {
             <AdminListRow key={preset.id} dimmed={!preset.active}>
               <MoveButtons
                 name={preset.displayName}
-                first={index === 0}
-                last={index === presets.length - 1}
+                items={presets}
+                index={index}
                 disabled={busy !== null}
-                onMove={(delta) =>
+                onReorder={(next) =>
                   void run('order', () =>
                     adminApi.reorderPresets(
                       category,
-                      moved(presets, index, delta).map((item) => item.id),
+                      next.map((item) => item.id),
                     ),
                   )
                 }
@@ -100,10 +103,7 @@ export function PresetsPanel() {
                 className="w-12 shrink-0 rounded-control"
               />
               <div className="flex min-w-0 flex-1 basis-40 flex-col gap-1">
-                <div className="flex flex-wrap items-center gap-2">
-                  <h3 className="font-semibold text-neutral-950">{preset.displayName}</h3>
-                  {preset.active ? null : <Badge>{text.inactive}</Badge>}
-                </div>
+                <AdminRowTitle name={preset.displayName} active={preset.active} />
                 <p className="line-clamp-1 text-xs text-neutral-500">
                   {preset.manualId} ·{' '}
                   {text.pictureCount(
@@ -111,7 +111,19 @@ export function PresetsPanel() {
                   )}
                 </p>
               </div>
-              <div className="flex shrink-0 flex-wrap justify-end gap-2">
+              <AdminRowActions
+                name={preset.displayName}
+                active={preset.active}
+                toggling={busy === preset.id}
+                onEdit={() => setEditing(preset)}
+                onToggle={() =>
+                  void run(
+                    preset.id,
+                    () => adminApi.updatePreset(preset.id, { active: !preset.active }),
+                    text.saved,
+                  )
+                }
+              >
                 <Button
                   variant="ghost"
                   size="sm"
@@ -121,20 +133,7 @@ export function PresetsPanel() {
                   <Images aria-hidden="true" className="size-4" />
                   <span className="hidden md:inline">{text.images}</span>
                 </Button>
-                <EditButton name={preset.displayName} onClick={() => setEditing(preset)} />
-                <ActiveToggleButton
-                  name={preset.displayName}
-                  active={preset.active}
-                  loading={busy === preset.id}
-                  onToggle={() =>
-                    void run(
-                      preset.id,
-                      () => adminApi.updatePreset(preset.id, { active: !preset.active }),
-                      text.saved,
-                    )
-                  }
-                />
-              </div>
+              </AdminRowActions>
             </AdminListRow>
           ))}
         </AdminList>
