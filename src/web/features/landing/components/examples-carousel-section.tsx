@@ -1,4 +1,3 @@
-import { useRef } from 'react';
 import { landingMessages } from '../../../../common/messages/landing.ts';
 import { landingCarouselCategories } from '../../../../common/product/landing.ts';
 import { layout, timings } from '../../../../common/product/timings.ts';
@@ -7,9 +6,7 @@ import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { carouselItemClasses } from '../../../lib/carousel-layout.ts';
 import { cn } from '../../../lib/cn.ts';
 import { useLandingCatalog } from '../lib/landing-api.ts';
-import { useAutoAdvance } from '../lib/use-auto-advance.ts';
-import { useInView } from '../lib/use-in-view.ts';
-import { useReducedMotion } from '../lib/use-reduced-motion.ts';
+import { useSectionAutoAdvance } from '../lib/use-auto-advance.ts';
 import { CatalogPhoto } from './catalog-photo.tsx';
 import { CategoryTabs } from './category-tabs.tsx';
 import { SectionHeading } from './section-heading.tsx';
@@ -25,17 +22,12 @@ const cardSizes = `(min-width: ${layout.mobileBreakpointPx}px) ${layout.presetCa
  */
 export function ExamplesCarouselSection() {
   const { categories } = useLandingCatalog();
-  const reducedMotion = useReducedMotion();
-  const section = useRef<HTMLElement>(null);
-  const inView = useInView(section);
   // The five carousel categories, in their fixed order, as far as the catalog has them.
   const slides = landingCarouselCategories.flatMap((item) => {
     const category = categories.find((candidate) => candidate.manualId === item.id);
     return category && category.presets.length ? [{ ...item, presets: category.presets }] : [];
   });
-  const { index, progress, running, select } = useAutoAdvance(slides.length, {
-    enabled: inView && !reducedMotion,
-  });
+  const { section, index, progress, running, select } = useSectionAutoAdvance(slides.length);
   const slide = slides[index];
 
   return (

@@ -4,9 +4,7 @@ import { layout, timings } from '../../../../common/product/timings.ts';
 import { Container } from '../../../components/ui/container.tsx';
 import { Skeleton } from '../../../components/ui/skeleton.tsx';
 import { type LandingCategory, useLandingCatalog } from '../lib/landing-api.ts';
-import { useAutoAdvance } from '../lib/use-auto-advance.ts';
-import { useInView } from '../lib/use-in-view.ts';
-import { useReducedMotion } from '../lib/use-reduced-motion.ts';
+import { useSectionAutoAdvance } from '../lib/use-auto-advance.ts';
 import { CatalogPhoto } from './catalog-photo.tsx';
 import { CategoryTabs } from './category-tabs.tsx';
 import { SectionHeading } from './section-heading.tsx';
@@ -23,12 +21,9 @@ const cardSizes = `${cardWidth}px`;
  */
 export function PresetShowcaseSection() {
   const { categories, isPending } = useLandingCatalog();
-  const reducedMotion = useReducedMotion();
-  const section = useRef<HTMLElement>(null);
-  const inView = useInView(section);
-  const { index, progress, running, select } = useAutoAdvance(categories.length, {
-    enabled: inView && !reducedMotion,
-  });
+  const { section, reducedMotion, index, progress, running, select } = useSectionAutoAdvance(
+    categories.length,
+  );
   const category = categories[index];
 
   return (

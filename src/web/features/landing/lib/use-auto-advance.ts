@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { timings } from '../../../../common/product/timings.ts';
+import { useInView } from './use-in-view.ts';
+import { useReducedMotion } from './use-reduced-motion.ts';
 
 export interface AutoAdvance {
   index: number;
@@ -50,4 +52,17 @@ export function useAutoAdvance(
   }, []);
 
   return { index: count > 0 ? index % count : 0, progress, running, select };
+}
+
+/**
+ * `useAutoAdvance` for a section of the page (the carousels below the fold): it runs while the
+ * element given `section` as its ref is on screen and motion is not reduced. `reducedMotion` is
+ * there for the section's own animations.
+ */
+export function useSectionAutoAdvance(count: number) {
+  const reducedMotion = useReducedMotion();
+  const section = useRef<HTMLElement>(null);
+  const inView = useInView(section);
+  const advance = useAutoAdvance(count, { enabled: inView && !reducedMotion });
+  return { section, reducedMotion, ...advance };
 }
