@@ -1,9 +1,8 @@
-import { Link } from 'react-router';
 import { ArrowLeft } from 'lucide-react';
 import { notFoundMessages, pageTitleMessages } from '../../common/messages/shell.ts';
 import { routes } from '../../common/product/routes.ts';
+import { ButtonLink } from '../components/button-link.tsx';
 import { Image } from '../components/image.tsx';
-import { Button } from '../components/ui/button.tsx';
 import { Container } from '../components/ui/container.tsx';
 import { usePageTitle } from '../lib/use-page-title.ts';
 import emptyFrameUrl from '../assets/illustrations/empty-frame.svg';
@@ -32,12 +31,9 @@ export function NotFoundPage() {
         <h1 className="text-2xl font-semibold text-neutral-950 md:text-3xl">
           {notFoundMessages.title}
         </h1>
-        <Button asChild size="lg" className="mt-2">
-          <Link to={routes.home}>
-            <ArrowLeft aria-hidden="true" className="size-4" />
-            {notFoundMessages.homeLink}
-          </Link>
-        </Button>
+        <ButtonLink to={routes.home} icon={ArrowLeft} size="lg" className="mt-2">
+          {notFoundMessages.homeLink}
+        </ButtonLink>
       </div>
     </Container>
   );

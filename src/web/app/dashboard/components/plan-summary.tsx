@@ -4,6 +4,7 @@ import { accountMessages } from '../../../../common/messages/account.ts';
 import { dashboardMessages } from '../../../../common/messages/dashboard.ts';
 import { routes } from '../../../../common/product/routes.ts';
 import { tierName } from '../../../../common/product/tiers.ts';
+import { ButtonLink } from '../../../components/button-link.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -81,13 +82,15 @@ function NextStepActions({ nextStep }: { nextStep: NextStep }) {
   return (
     <>
       <div className="flex flex-wrap gap-2 md:flex-col md:items-stretch">
-        <Button asChild size="sm" data-testid="next-step">
-          <Link to={nextStep.primary.to}>
-            <Sparkles aria-hidden="true" className="size-4" />
-            {nextStep.primary.label}
-            <ArrowRight aria-hidden="true" className="size-4" />
-          </Link>
-        </Button>
+        <ButtonLink
+          to={nextStep.primary.to}
+          icon={Sparkles}
+          trailingIcon={ArrowRight}
+          size="sm"
+          data-testid="next-step"
+        >
+          {nextStep.primary.label}
+        </ButtonLink>
         {nextStep.secondary.map((link) => (
           <Button
             key={link.to}

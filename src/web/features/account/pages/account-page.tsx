@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { accountMessages } from '../../../../common/messages/account.ts';
 import { pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { routes } from '../../../../common/product/routes.ts';
+import { ButtonLink } from '../../../components/button-link.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { PageHeader } from '../../../components/ui/page-header.tsx';
@@ -36,12 +37,9 @@ export function AccountPage() {
         description={text.subtitle}
         actions={
           <>
-            <Button asChild variant="outline">
-              <Link to={routes.dashboard}>
-                <ArrowLeft aria-hidden="true" className="size-4" />
-                {text.backToDashboard}
-              </Link>
-            </Button>
+            <ButtonLink to={routes.dashboard} icon={ArrowLeft} variant="outline">
+              {text.backToDashboard}
+            </ButtonLink>
             <Button variant="ghost" loading={isSigningOut} onClick={() => void signOut()}>
               {isSigningOut ? null : <LogOut aria-hidden="true" className="size-4" />}
               {text.logout}

@@ -1,14 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, Coins, Sparkles } from 'lucide-react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { billingMessages } from '../../../../common/messages/billing.ts';
 import { creditsMessages } from '../../../../common/messages/credits.ts';
 import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { creditPacks } from '../../../../common/product/credit-packs.ts';
 import { routes } from '../../../../common/product/routes.ts';
 import { timings } from '../../../../common/product/timings.ts';
-import { Button } from '../../../components/ui/button.tsx';
+import { ButtonLink } from '../../../components/button-link.tsx';
 import { CheckoutCancelledNotice } from '../components/checkout-cancelled-notice.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
@@ -112,12 +112,9 @@ export function BuyCreditsPage() {
           title={text.needPlanTitle}
           description={<span role="alert">{text.subscribeFirst}</span>}
           action={
-            <Button asChild size="lg">
-              <Link to={routes.subscription}>
-                {text.viewPlans}
-                <ArrowRight aria-hidden="true" className="size-4" />
-              </Link>
-            </Button>
+            <ButtonLink to={routes.subscription} trailingIcon={ArrowRight} size="lg">
+              {text.viewPlans}
+            </ButtonLink>
           }
         />
       )}

@@ -1,8 +1,8 @@
 import { Download, ExternalLink } from 'lucide-react';
-import { Link } from 'react-router';
 import { generationMessages } from '../../../../common/messages/generation.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
 import { paths } from '../../../../common/product/routes.ts';
+import { ButtonLink } from '../../../components/button-link.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog, DialogContent, DialogFooter } from '../../../components/ui/dialog.tsx';
 import { formatRelativeOrDate } from '../../../lib/dates.ts';
@@ -79,12 +79,14 @@ function ModalBody({ generation }: { generation: Generation }) {
       </div>
 
       <DialogFooter className="md:justify-between">
-        <Button asChild variant="ghost" size="sm">
-          <Link to={paths.generation(generation.id)}>
-            <ExternalLink aria-hidden="true" className="size-4" />
-            {text.modal.openDetail}
-          </Link>
-        </Button>
+        <ButtonLink
+          to={paths.generation(generation.id)}
+          icon={ExternalLink}
+          variant="ghost"
+          size="sm"
+        >
+          {text.modal.openDetail}
+        </ButtonLink>
         <div className="flex flex-col-reverse gap-3 md:flex-row">
           <FavouriteButton generation={generation} size="sm" />
           {view === 'complete' ? (

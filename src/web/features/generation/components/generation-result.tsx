@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, Download, ExternalLink } from 'lucide-react';
-import { Link } from 'react-router';
 import { generationMessages } from '../../../../common/messages/generation.ts';
 import { paths } from '../../../../common/product/routes.ts';
 import { timings } from '../../../../common/product/timings.ts';
+import { ButtonLink } from '../../../components/button-link.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { Progress } from '../../../components/ui/progress.tsx';
@@ -79,19 +79,18 @@ export function GenerationResult({ generation: created }: { generation: Generati
             </Button>
           ) : null}
           {view === 'processing' ? null : (
-            <Button asChild size="sm" variant="outline">
-              <Link to={paths.generation(generation.id)}>
-                <ExternalLink aria-hidden="true" className="size-4" />
-                {text.open}
-              </Link>
-            </Button>
+            <ButtonLink
+              to={paths.generation(generation.id)}
+              icon={ExternalLink}
+              size="sm"
+              variant="outline"
+            >
+              {text.open}
+            </ButtonLink>
           )}
-          <Button asChild size="sm" variant="ghost">
-            <Link to={generatedTabPath}>
-              {text.seeAll}
-              <ArrowRight aria-hidden="true" className="size-4" />
-            </Link>
-          </Button>
+          <ButtonLink to={generatedTabPath} trailingIcon={ArrowRight} size="sm" variant="ghost">
+            {text.seeAll}
+          </ButtonLink>
         </div>
       </Card>
     </section>

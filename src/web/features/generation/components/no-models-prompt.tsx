@@ -1,8 +1,7 @@
 import { Plus, UserRoundPlus } from 'lucide-react';
-import { Link } from 'react-router';
 import { routes } from '../../../../common/product/routes.ts';
-import { Button } from '../../../components/ui/button.tsx';
 import { cn } from '../../../lib/cn.ts';
+import { ButtonLink } from '../../../components/button-link.tsx';
 
 /**
  * Where a model is to be chosen and the user has none yet: what to do instead, and a link to
@@ -30,12 +29,15 @@ export function NoModelsPrompt({
       <div className="flex flex-col gap-1">
         <p className="font-semibold text-neutral-950">{title}</p>
         <p className={cn('text-sm', relaxed && 'leading-relaxed', 'text-neutral-600')}>{text}</p>
-        <Button asChild size="sm" variant="outline" className="mt-2 self-start">
-          <Link to={`${routes.createModel}?redirect=${encodeURIComponent(returnTo)}`}>
-            <Plus aria-hidden="true" className="size-4" />
-            {linkLabel}
-          </Link>
-        </Button>
+        <ButtonLink
+          to={`${routes.createModel}?redirect=${encodeURIComponent(returnTo)}`}
+          icon={Plus}
+          size="sm"
+          variant="outline"
+          className="mt-2 self-start"
+        >
+          {linkLabel}
+        </ButtonLink>
       </div>
     </div>
   );

@@ -1,9 +1,8 @@
 import { Layers, LayoutGrid } from 'lucide-react';
-import { Link } from 'react-router';
 import { bulkMessages, generationMessages } from '../../../../common/messages/generation.ts';
 import { pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { routes } from '../../../../common/product/routes.ts';
-import { Button } from '../../../components/ui/button.tsx';
+import { ButtonLink } from '../../../components/button-link.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
 import { usePageTitle } from '../../../lib/use-page-title.ts';
@@ -23,12 +22,9 @@ export function BulkGeneratePage() {
         icon={<Layers aria-hidden="true" />}
         title={bulkMessages.comingSoon}
         action={
-          <Button asChild variant="outline">
-            <Link to={routes.dashboard}>
-              <LayoutGrid aria-hidden="true" className="size-4" />
-              {generationMessages.history.browsePresets}
-            </Link>
-          </Button>
+          <ButtonLink to={routes.dashboard} icon={LayoutGrid} variant="outline">
+            {generationMessages.history.browsePresets}
+          </ButtonLink>
         }
       />
     </Container>

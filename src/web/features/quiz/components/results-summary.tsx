@@ -1,9 +1,9 @@
 import type { RefObject } from 'react';
-import { Link } from 'react-router';
 import { ArrowRight, RotateCcw } from 'lucide-react';
 import { quizMessages } from '../../../../common/messages/quiz.ts';
 import { quizFeedbackLevel } from '../../../../common/product/quiz.ts';
 import { routes } from '../../../../common/product/routes.ts';
+import { ButtonLink } from '../../../components/button-link.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import type { QuizScore } from '../quiz-logic.ts';
@@ -83,12 +83,9 @@ export function ResultsSummary({ score, headingRef, onContinue }: ResultsSummary
           <span className="text-center whitespace-normal">{text.learnMore}</span>
           <ArrowRight aria-hidden="true" className="size-4" />
         </Button>
-        <Button asChild variant="ghost" size="sm">
-          <Link to={routes.quiz}>
-            <RotateCcw aria-hidden="true" className="size-4" />
-            {text.retake}
-          </Link>
-        </Button>
+        <ButtonLink to={routes.quiz} icon={RotateCcw} variant="ghost" size="sm">
+          {text.retake}
+        </ButtonLink>
       </div>
     </Card>
   );

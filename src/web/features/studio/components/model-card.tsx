@@ -1,9 +1,9 @@
 import { Check, Sparkles, Trash2 } from 'lucide-react';
-import { Link } from 'react-router';
 import type { UserModel } from '../../../../common/api/studio.ts';
 import { modelsMessages, trainingMessages } from '../../../../common/messages/models.ts';
 import { commonMessages } from '../../../../common/messages/shell.ts';
 import emptyFrameUrl from '../../../assets/illustrations/empty-frame.svg';
+import { ButtonLink } from '../../../components/button-link.tsx';
 import { Image } from '../../../components/image.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -94,12 +94,9 @@ export function ModelCard({
 
         <div className="mt-auto flex flex-wrap items-center gap-2 pt-1">
           {status.usable ? (
-            <Button asChild size="sm">
-              <Link to={generateWithModelPath}>
-                <Sparkles aria-hidden="true" className="size-4" />
-                {text.generate}
-              </Link>
-            </Button>
+            <ButtonLink to={generateWithModelPath} icon={Sparkles} size="sm">
+              {text.generate}
+            </ButtonLink>
           ) : null}
           {status.usable && !selected ? (
             <Button

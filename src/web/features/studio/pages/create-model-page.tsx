@@ -5,6 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { createModelMessages, nameModelMessages } from '../../../../common/messages/studio.ts';
 import { routes } from '../../../../common/product/routes.ts';
+import { ButtonLink } from '../../../components/button-link.tsx';
 import { AlertDialogAction } from '../../../components/ui/alert-dialog.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
@@ -109,12 +110,9 @@ export function CreateModelPage() {
         {decision.kind === 'insufficientCredits' ? (
           <FormAlert>
             <p>{decision.message}</p>
-            <Button asChild size="sm" className="mt-3">
-              <Link to={decision.to}>
-                <Coins aria-hidden="true" className="size-4" />
-                {text.buyCredits}
-              </Link>
-            </Button>
+            <ButtonLink to={decision.to} icon={Coins} size="sm" className="mt-3">
+              {text.buyCredits}
+            </ButtonLink>
           </FormAlert>
         ) : null}
 

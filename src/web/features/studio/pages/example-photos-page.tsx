@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, CircleCheck, CircleX, RefreshCw } from 'lucide-react';
-import { Link } from 'react-router';
 import type { ExamplePhoto, GoodOrBad } from '../../../../common/api/catalog.ts';
 import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { examplePhotosMessages } from '../../../../common/messages/studio.ts';
 import { routes } from '../../../../common/product/routes.ts';
+import { ButtonLink } from '../../../components/button-link.tsx';
 import { Image } from '../../../components/image.tsx';
 import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
@@ -56,12 +56,14 @@ export function ExamplePhotosPage() {
           loading={query.isPending}
         />
       </div>
-      <Button asChild size="lg" className="self-start">
-        <Link to={routes.uploadPhotos}>
-          {text.continue}
-          <ArrowRight aria-hidden="true" className="size-4" />
-        </Link>
-      </Button>
+      <ButtonLink
+        to={routes.uploadPhotos}
+        trailingIcon={ArrowRight}
+        size="lg"
+        className="self-start"
+      >
+        {text.continue}
+      </ButtonLink>
     </FlowPage>
   );
 }

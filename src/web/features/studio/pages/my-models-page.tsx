@@ -6,8 +6,8 @@ import type { UserModel } from '../../../../common/api/studio.ts';
 import { modelsMessages } from '../../../../common/messages/models.ts';
 import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { routes } from '../../../../common/product/routes.ts';
+import { ButtonLink } from '../../../components/button-link.tsx';
 import { AlertDialogAction } from '../../../components/ui/alert-dialog.tsx';
-import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { Container } from '../../../components/ui/container.tsx';
 import { EmptyState } from '../../../components/ui/empty-state.tsx';
@@ -61,12 +61,9 @@ export function MyModelsPage() {
   });
 
   const createButton = (
-    <Button asChild>
-      <Link to={routes.createModel}>
-        <Plus aria-hidden="true" className="size-4" />
-        {text.createNew}
-      </Link>
-    </Button>
+    <ButtonLink to={routes.createModel} icon={Plus}>
+      {text.createNew}
+    </ButtonLink>
   );
 
   return (

@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState, type DragEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ArrowRight, ImagePlus, Upload, X } from 'lucide-react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import type { PhotoCounts as Counts } from '../../../../common/api/studio.ts';
 import { commonMessages, pageTitleMessages } from '../../../../common/messages/shell.ts';
 import { uploadMessages, validationMessages } from '../../../../common/messages/studio.ts';
 import { photos } from '../../../../common/product/photos.ts';
 import { routes } from '../../../../common/product/routes.ts';
 import { timings } from '../../../../common/product/timings.ts';
+import { ButtonLink } from '../../../components/button-link.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { FormAlert } from '../../../components/ui/form-alert.tsx';
@@ -218,12 +219,9 @@ export function UploadPhotosPage() {
           sticky={uploads.queue.length === 0}
           className="flex flex-col md:flex-row md:justify-end"
         >
-          <Button asChild size="lg">
-            <Link to={routes.validationResults}>
-              {text.continue}
-              <ArrowRight aria-hidden="true" className="size-4" />
-            </Link>
-          </Button>
+          <ButtonLink to={routes.validationResults} trailingIcon={ArrowRight} size="lg">
+            {text.continue}
+          </ButtonLink>
         </StickyActionBar>
       ) : (
         <Card className="p-5 md:p-6">
