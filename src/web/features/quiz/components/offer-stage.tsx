@@ -10,6 +10,7 @@ import { Link } from 'react-router';
 import { useSession } from '../../../lib/session.ts';
 import { useOfferCheckout } from '../use-offer-checkout.ts';
 import { OfferCountdown } from './offer-countdown.tsx';
+import { StageHeading } from './stage-heading.tsx';
 
 const text = offerMessages;
 const claimIcons = [ShieldCheck, LockKeyhole, Headphones] as const;
@@ -24,13 +25,9 @@ export function OfferStage({ headingRef }: { headingRef: RefObject<HTMLHeadingEl
   return (
     <div className="flex flex-col gap-6">
       <header className="flex flex-col items-center gap-2 text-center">
-        <h1
-          ref={headingRef}
-          tabIndex={-1}
-          className="text-3xl font-semibold text-neutral-950 focus:outline-none md:text-4xl"
-        >
+        <StageHeading headingRef={headingRef} size="lg">
           {text.title}
-        </h1>
+        </StageHeading>
         <p className="max-w-md text-base leading-relaxed text-neutral-600">{text.subtitle}</p>
       </header>
 

@@ -7,6 +7,7 @@ import { ButtonLink } from '../../../components/button-link.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import type { QuizScore } from '../quiz-logic.ts';
+import { StageHeading } from './stage-heading.tsx';
 
 const text = quizMessages.results;
 const ringRadius = 52;
@@ -23,13 +24,9 @@ export function ResultsSummary({ score, headingRef, onContinue }: ResultsSummary
   const level = quizFeedbackLevel(score.percentage);
   return (
     <Card className="flex flex-col items-center gap-6 px-6 py-10 text-center md:px-12 md:py-14">
-      <h1
-        ref={headingRef}
-        tabIndex={-1}
-        className="text-2xl font-semibold text-balance text-neutral-950 focus:outline-none md:text-3xl"
-      >
+      <StageHeading headingRef={headingRef} size="md">
         {text.title}
-      </h1>
+      </StageHeading>
 
       <div className="relative size-40 md:size-44">
         <svg viewBox="0 0 120 120" aria-hidden="true" className="size-full -rotate-90">

@@ -6,6 +6,7 @@ import { Image } from '../../../components/image.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card } from '../../../components/ui/card.tsx';
 import { quizImagesQueryOptions } from '../quiz-api.ts';
+import { StageHeading } from './stage-heading.tsx';
 
 const text = quizMessages.results;
 const showcaseCount = 3;
@@ -26,13 +27,9 @@ export function SalesStage({ headingRef, onContinue }: SalesStageProps) {
   return (
     <Card className="flex flex-col gap-8 px-6 py-10 md:px-12 md:py-14">
       <div className="flex flex-col gap-4 text-center">
-        <h1
-          ref={headingRef}
-          tabIndex={-1}
-          className="text-2xl font-semibold text-balance text-neutral-950 focus:outline-none md:text-3xl"
-        >
+        <StageHeading headingRef={headingRef} size="md">
           {text.salesTitle}
-        </h1>
+        </StageHeading>
         {text.salesText.map((paragraph) => (
           <p key={paragraph} className="text-base leading-relaxed text-neutral-600">
             {paragraph}

@@ -19,6 +19,7 @@ import { usePageTitle } from '../../../lib/use-page-title.ts';
 import { quizImagesQueryOptions } from '../quiz-api.ts';
 import { makeQuizScore, saveQuizScore, shuffled, type QuizScore } from '../quiz-logic.ts';
 import { quizImageSizes, usePreloadedImages } from '../use-preloaded-images.ts';
+import { StageHeading } from '../components/stage-heading.tsx';
 
 const text = quizMessages;
 
@@ -159,13 +160,9 @@ export function QuizPage() {
           <div className="flex size-16 items-center justify-center rounded-full bg-accent-50 text-accent-700">
             <Sparkles aria-hidden="true" className="size-7" />
           </div>
-          <h1
-            ref={headingRef}
-            tabIndex={-1}
-            className="text-3xl font-semibold text-neutral-950 focus:outline-none md:text-4xl"
-          >
+          <StageHeading headingRef={headingRef} size="lg">
             {text.complete}
-          </h1>
+          </StageHeading>
           <p className="flex items-center gap-2 text-neutral-600" role="status">
             <Spinner size="sm" />
             {text.redirecting}
@@ -245,13 +242,9 @@ function QuizQuestion({
         <Progress value={answered} max={count} label={progress} />
       </div>
 
-      <h1
-        ref={headingRef}
-        tabIndex={-1}
-        className="text-center text-2xl font-semibold text-balance text-neutral-950 focus:outline-none md:text-3xl"
-      >
+      <StageHeading headingRef={headingRef} size="md" className="text-center">
         {text.question}
-      </h1>
+      </StageHeading>
 
       {/* Width bounded by the screen's height too, so the answer buttons stay in view. */}
       <figure
