@@ -41,20 +41,8 @@ export function ExamplePhotosPage() {
         </FormAlert>
       ) : null}
       <div className="grid gap-8 md:grid-cols-2">
-        <ExampleGroup
-          kind="good"
-          title={text.good}
-          tips={text.goodTips}
-          photos={photos.filter((photo) => photo.goodOrBad === 'good')}
-          loading={query.isPending}
-        />
-        <ExampleGroup
-          kind="bad"
-          title={text.bad}
-          tips={text.badTips}
-          photos={photos.filter((photo) => photo.goodOrBad === 'bad')}
-          loading={query.isPending}
-        />
+        <ExampleGroup kind="good" photos={photos} loading={query.isPending} />
+        <ExampleGroup kind="bad" photos={photos} loading={query.isPending} />
       </div>
       <ButtonLink
         to={routes.uploadPhotos}
@@ -70,18 +58,18 @@ export function ExamplePhotosPage() {
 
 function ExampleGroup({
   kind,
-  title,
-  tips,
-  photos,
+  photos: allPhotos,
   loading,
 }: {
   kind: GoodOrBad;
-  title: string;
-  tips: readonly string[];
+  /** All the example photos: the group shows those of its kind. */
   photos: ExamplePhoto[];
   loading: boolean;
 }) {
   const good = kind === 'good';
+  const title = good ? text.good : text.bad;
+  const tips = good ? text.goodTips : text.badTips;
+  const photos = allPhotos.filter((photo) => photo.goodOrBad === kind);
   const Icon = good ? CircleCheck : CircleX;
   const headingId = `examples-${kind}-title`;
   return (
