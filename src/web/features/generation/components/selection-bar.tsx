@@ -12,6 +12,7 @@ import {
   selectionZipUrl,
   setFavourite,
 } from '../generation-api.ts';
+import { ConfirmDeleteButton } from './confirm-delete-button.tsx';
 
 const text = generationMessages.history.selection;
 
@@ -111,14 +112,11 @@ export function SelectionBar({
         cancelLabel={commonMessages.cancel}
         busy={removal.isPending}
         action={
-          // Not AlertDialogAction: that would close the dialog before the answers arrive.
-          <Button
-            variant="destructive"
-            loading={removal.isPending}
-            onClick={() => removal.mutate()}
-          >
-            {removal.isPending ? commonMessages.deleting : text.delete}
-          </Button>
+          <ConfirmDeleteButton
+            label={text.delete}
+            deleting={removal.isPending}
+            onDelete={() => removal.mutate()}
+          />
         }
       />
     </div>

@@ -35,6 +35,7 @@ import {
 } from '../generation-rules.ts';
 import { useDownloadImage } from '../use-download-image.ts';
 import { useMarkViewed } from '../use-generation-actions.ts';
+import { ConfirmDeleteButton } from '../components/confirm-delete-button.tsx';
 
 const text = generationMessages;
 
@@ -199,14 +200,11 @@ function GenerationDetail({ generation }: { generation: Generation }) {
         cancelLabel={commonMessages.cancel}
         busy={removal.isPending}
         action={
-          // Not AlertDialogAction: that would close the dialog before the answer arrives.
-          <Button
-            variant="destructive"
-            loading={removal.isPending}
-            onClick={() => removal.mutate()}
-          >
-            {removal.isPending ? commonMessages.deleting : text.detail.delete}
-          </Button>
+          <ConfirmDeleteButton
+            label={text.detail.delete}
+            deleting={removal.isPending}
+            onDelete={() => removal.mutate()}
+          />
         }
       />
     </div>
