@@ -6,8 +6,8 @@ import { Badge } from '../../../components/ui/badge.tsx';
 import { Button } from '../../../components/ui/button.tsx';
 import {
   Dialog,
-  DialogContent,
   DialogCloseFooter,
+  DialogContent,
   DialogTrigger,
 } from '../../../components/ui/dialog.tsx';
 import { Spinner } from '../../../components/ui/spinner.tsx';

@@ -1,6 +1,6 @@
 import { commonMessages } from '../../../../common/messages/shell.ts';
 import { uploadMessages } from '../../../../common/messages/studio.ts';
-import { Dialog, DialogContent, DialogCloseFooter } from '../../../components/ui/dialog.tsx';
+import { Dialog, DialogCloseFooter, DialogContent } from '../../../components/ui/dialog.tsx';
 
 const text = uploadMessages;
 
