@@ -66,3 +66,5 @@ export function useCredentialsForm(
     startSubmit,
   };
 }
+
+export type CredentialsForm = ReturnType<typeof useCredentialsForm>;

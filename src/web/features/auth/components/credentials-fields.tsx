@@ -1,28 +1,22 @@
-import type { ReactNode, Ref } from 'react';
+import type { ReactNode } from 'react';
 import { authMessages } from '../../../../common/messages/auth.ts';
 import { describedBy, fieldHintId, FormField } from '../../../components/ui/form-field.tsx';
 import { Input, type InputProps } from '../../../components/ui/input.tsx';
 import { PasswordInput } from '../../../components/ui/password-input.tsx';
-import type { AuthField } from '../auth-form-rules.ts';
+import type { CredentialsForm } from '../use-credentials-form.ts';
 
 export interface CredentialsFieldsProps {
   /** Makes the field ids unique on the page. */
   idPrefix: string;
-  email: string;
-  password: string;
-  onEmailChange: (value: string) => void;
-  onPasswordChange: (value: string) => void;
-  /** The field the form's error is about: marked invalid and described by the error. */
-  invalidField: AuthField | null;
-  /** The id of the form's error message, while one is shown. */
-  errorId: string | undefined;
+  /** The form's state; the field its error is about is marked invalid and described by it. */
+  form: CredentialsForm;
+  /** The id of the form's error message (shown while the form has an error). */
+  errorId: string;
   /** Login fills in a saved password; sign-up asks the password manager for a new one. */
   passwordAutoComplete: 'current-password' | 'new-password';
   passwordHint?: string;
   /** Beside the password label ("Forgot password"). */
   passwordAside?: ReactNode;
-  emailRef: Ref<HTMLInputElement>;
-  passwordRef: Ref<HTMLInputElement>;
   autoFocus?: boolean;
 }
 
@@ -45,31 +39,27 @@ export function EmailInput(props: Omit<InputProps, 'name' | 'type'>) {
 /** Email and password, as login and sign-up both ask for them. */
 export function CredentialsFields({
   idPrefix,
-  email,
-  password,
-  onEmailChange,
-  onPasswordChange,
-  invalidField,
-  errorId,
+  form,
+  errorId: formErrorId,
   passwordAutoComplete,
   passwordHint,
   passwordAside,
-  emailRef,
-  passwordRef,
   autoFocus = false,
 }: CredentialsFieldsProps) {
+  const invalidField = form.error?.field ?? null;
+  const errorId = form.error ? formErrorId : undefined;
   const emailId = `${idPrefix}-email`;
   const passwordId = `${idPrefix}-password`;
   return (
     <>
       <FormField id={emailId} label={authMessages.emailLabel}>
         <EmailInput
-          ref={emailRef}
+          ref={form.emailRef}
           id={emailId}
           // A page whose only purpose is this form: the visitor came here to type into it.
           autoFocus={autoFocus}
-          value={email}
-          onChange={(event) => onEmailChange(event.target.value)}
+          value={form.email}
+          onChange={(event) => form.setEmail(event.target.value)}
           invalid={invalidField === 'email'}
           aria-describedby={describedBy(invalidField === 'email' && errorId)}
         />
@@ -81,12 +71,12 @@ export function CredentialsFields({
         hint={passwordHint}
       >
         <PasswordInput
-          ref={passwordRef}
+          ref={form.passwordRef}
           id={passwordId}
           name="password"
           autoComplete={passwordAutoComplete}
-          value={password}
-          onChange={(event) => onPasswordChange(event.target.value)}
+          value={form.password}
+          onChange={(event) => form.setPassword(event.target.value)}
           invalid={invalidField === 'password'}
           aria-describedby={describedBy(
             passwordHint && fieldHintId(passwordId),

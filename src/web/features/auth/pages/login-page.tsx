@@ -103,20 +103,14 @@ export function LoginPage() {
         <form noValidate onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5">
           <CredentialsFields
             idPrefix="login"
-            email={form.email}
-            password={form.password}
-            onEmailChange={form.setEmail}
-            onPasswordChange={form.setPassword}
-            invalidField={form.error?.field ?? null}
-            errorId={form.error ? errorId : undefined}
+            form={form}
+            errorId={errorId}
             passwordAutoComplete="current-password"
             passwordAside={
               <Link to={routes.resetPassword} className={`text-sm ${inlineLinkClasses}`}>
                 {loginMessages.forgotPassword}
               </Link>
             }
-            emailRef={form.emailRef}
-            passwordRef={form.passwordRef}
           />
           {form.error ? <FormAlert id={errorId}>{form.error.message}</FormAlert> : null}
           <Button

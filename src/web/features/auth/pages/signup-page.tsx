@@ -169,16 +169,10 @@ export function SignupPage() {
           >
             <CredentialsFields
               idPrefix="signup"
-              email={form.email}
-              password={form.password}
-              onEmailChange={form.setEmail}
-              onPasswordChange={form.setPassword}
-              invalidField={form.error?.field ?? null}
-              errorId={form.error ? errorId : undefined}
+              form={form}
+              errorId={errorId}
               passwordAutoComplete="new-password"
               passwordHint={signupMessages.passwordHint}
-              emailRef={form.emailRef}
-              passwordRef={form.passwordRef}
               autoFocus
             />
             {form.error ? (
