@@ -1,4 +1,5 @@
 import type { ComponentProps, FormEvent, ReactNode } from 'react';
+import { commonMessages } from '../../../common/messages/shell.ts';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -18,7 +19,8 @@ export interface ConfirmDialogProps {
   trigger?: ReactNode;
   title: ReactNode;
   description: ReactNode;
-  cancelLabel: ReactNode;
+  /** The refusal; Cancel unless the feature words it otherwise. */
+  cancelLabel?: ReactNode;
   /** While the confirmed action runs: Cancel is disabled, so its outcome is seen. */
   busy?: boolean;
   /**
@@ -48,7 +50,7 @@ export function ConfirmDialog({
   trigger,
   title,
   description,
-  cancelLabel,
+  cancelLabel = commonMessages.cancel,
   busy,
   action,
   children,

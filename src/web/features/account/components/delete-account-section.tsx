@@ -2,7 +2,6 @@ import { useRef, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Trash2 } from 'lucide-react';
 import { accountMessages } from '../../../../common/messages/account.ts';
-import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { Card, CardContent } from '../../../components/ui/card.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
@@ -87,7 +86,6 @@ export function DeleteAccountSection() {
             onSubmit={(event) => void onConfirm(event)}
             title={text.title}
             description={text.description}
-            cancelLabel={commonMessages.cancel}
             busy={deletion.isPending}
             action={
               <Button

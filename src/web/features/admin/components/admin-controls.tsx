@@ -267,7 +267,6 @@ export function ConfirmDelete({
       }
       title={text.confirmDelete}
       description={text.confirmDeleteText}
-      cancelLabel={commonMessages.cancel}
       action={
         <AlertDialogAction variant="destructive" onClick={onConfirm}>
           {commonMessages.delete}

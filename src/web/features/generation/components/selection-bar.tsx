@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Download, Heart, Trash2 } from 'lucide-react';
 import { generationMessages } from '../../../../common/messages/generation.ts';
-import { commonMessages } from '../../../../common/messages/shell.ts';
 import { Button } from '../../../components/ui/button.tsx';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog.tsx';
 import { notify } from '../../../components/ui/toast.ts';
@@ -109,7 +108,6 @@ export function SelectionBar({
         onOpenChange={setConfirming}
         title={text.deleteTitle(count)}
         description={text.deleteText}
-        cancelLabel={commonMessages.cancel}
         busy={removal.isPending}
         action={
           <ConfirmDeleteButton

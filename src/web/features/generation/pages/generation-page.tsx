@@ -197,7 +197,6 @@ function GenerationDetail({ generation }: { generation: Generation }) {
         onOpenChange={setConfirming}
         title={text.detail.deleteConfirmTitle}
         description={text.detail.deleteConfirmText}
-        cancelLabel={commonMessages.cancel}
         busy={removal.isPending}
         action={
           <ConfirmDeleteButton

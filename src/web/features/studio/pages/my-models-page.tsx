@@ -122,7 +122,6 @@ export function MyModelsPage() {
         }}
         title={toDelete ? text.deleteTitle(toDelete.name) : ''}
         description={text.deleteDescription}
-        cancelLabel={commonMessages.cancel}
         busy={removal.isPending}
         action={
           <AlertDialogAction
