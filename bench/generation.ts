@@ -11,6 +11,7 @@
 //   BENCH_CONNECTIONS=50 BENCH_SECONDS=5   autocannon load per throughput row
 //   BENCH_BULKS=10                        sequential bulk requests of 100 presets (after 1 warm-up)
 //   BENCH_EVENTS=30                       sequential generations per event-latency row
+//   BENCH_ROUNDS=1                        rounds of (floor, product) in the floor comparison
 //
 // Phases, one after another, the apps in this process through `start()` (NODE_ENV=production,
 // rate limits off, SEED_CONTENT off, logging silent), sharing one database and data directory:
@@ -23,12 +24,19 @@
 //      src/server/main.ts`, its own LISTEN connection) holds the SSE stream and takes the
 //      requests, the ROLE=all app in this process makes the images;
 //   4. acceptance, ROLE=web: jobs are enqueued, never processed, so no worker competes for the CPU
-//      with the request path being measured.
+//      with the request path being measured. The product is compared with its floor in the same
+//      run (issue #18, `support/generation-floor.ts`): one prepared statement behind a bare
+//      Fastify route doing all the work a correct accept must, on the same users, models and
+//      preset; rounds alternate floor and product (BENCH_ROUNDS, default 1) and the medians are
+//      reported with the CPU per request (Node's main thread, Postgres's backends). Afterwards
+//      every balance must equal the sum of its ledger and every accepted generation of the
+//      phase must have its pg-boss job, or the script exits non-zero.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { pino } from 'pino';
@@ -38,6 +46,8 @@ import { grant } from '../src/server/features/billing/ledger.ts';
 import { start, type Running } from '../src/server/runtime.ts';
 import { type BenchUser, signUpOverHttp } from './support/accounts.ts';
 import { addBenchPresets } from './support/catalog.ts';
+import { startGenerationFloor } from './support/generation-floor.ts';
+import { postgresCpu } from './support/postgres-cpu.ts';
 import { createScratchDatabase, dropScratchDatabase } from './support/scratch-database.ts';
 import {
   type MeasuredRow,
@@ -52,6 +62,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const bulkRuns = Math.max(1, Number(process.env.BENCH_BULKS ?? 10));
 const eventRuns = Math.max(1, Number(process.env.BENCH_EVENTS ?? 30));
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
+const authSecret = 'bench-secret-bench-secret-bench-secret-0123';
 const presetCount = 120;
 const bulkSize = 100;
 const repo = fileURLToPath(new URL('../', import.meta.url));
@@ -76,7 +88,7 @@ async function startApp(
     NODE_ENV: 'production',
     ALLOW_TEST_CHECKOUT: 'true',
     SEED_CONTENT: 'false',
-    AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
+    AUTH_SECRET: authSecret,
     DATA_DIR: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -217,14 +229,14 @@ async function setUp(app: Running & { url: string }) {
 async function moreUsers(app: Running & { url: string }, count: number, modelId: string) {
   const { db } = app.deps.database;
   const [model] = await db.select().from(userModels).where(eq(userModels.id, modelId));
-  const users: { cookie: string; modelId: string }[] = [];
+  const users: { id: string; cookie: string; modelId: string }[] = [];
   for (let i = 0; i < count; i += 1) {
     const user = await proUser(app);
     const id = randomUUID();
     await db
       .insert(userModels)
       .values({ ...model!, id, userId: user.id, engineReference: null, createdAt: new Date() });
-    users.push({ cookie: user.cookie, modelId: id });
+    users.push({ id: user.id, cookie: user.cookie, modelId: id });
   }
   return users;
 }
@@ -454,6 +466,67 @@ async function bulkAcceptance(
 }
 
 // ---------------------------------------------------------------------------------------------
+// 4. The accept against its floor (issue #18)
+// ---------------------------------------------------------------------------------------------
+
+interface FloorRow extends MeasuredRow {
+  /** The main thread's busy time per request: the Node CPU of the request path. */
+  nodeMsPerRequest: number;
+  /** The CPU of the database's Postgres backends per request (undefined off Linux). */
+  postgresMsPerRequest: number | undefined;
+}
+
+/** One throughput row with the CPU it cost per request. */
+async function measureWithCpu(
+  name: string,
+  target: Parameters<typeof measureThroughput>[1],
+): Promise<FloorRow> {
+  const database = databaseUrl ? await postgresCpu(databaseUrl) : undefined;
+  const before = performance.eventLoopUtilization();
+  const row = await measureThroughput(name, target, { connections, seconds });
+  const used = performance.eventLoopUtilization(before);
+  const postgresMs = await database?.stop();
+  // Warm-up (1 s) and the check request included: their requests are few next to the run's.
+  const requests = Math.max(1, row.requests);
+  return {
+    ...row,
+    nodeMsPerRequest: used.active / requests,
+    postgresMsPerRequest: postgresMs === undefined ? undefined : postgresMs / requests,
+  };
+}
+
+function median<T>(rows: T[], value: (row: T) => number): T {
+  return [...rows].sort((a, b) => value(a) - value(b))[Math.floor((rows.length - 1) / 2)]!;
+}
+
+/** Every balance equals the sum of its ledger; every generation of `userIds` has its job. */
+async function checkBooks(app: Running, userIds: string[]) {
+  const { db } = app.deps.database;
+  const result = (await db.execute(sql`
+    select
+      (select count(*)::int from subscriptions s
+        where s.credits <> coalesce(
+          (select sum(delta) from credit_ledger l where l.user_id = s.user_id), 0)) as unbalanced,
+      (select count(*)::int from subscriptions) as balances,
+      (select count(*)::int from generations g
+        where g.user_id in (${sql.join(
+          userIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})) as generations,
+      (select count(*)::int from generations g
+        where g.user_id in (${sql.join(
+          userIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})
+          and not exists (select 1 from pgboss.job j
+            where j.name = 'generation.generate' and j.data->>'generationId' = g.id)) as jobless
+  `)) as unknown as {
+    rows: { unbalanced: number; balances: number; generations: number; jobless: number }[];
+  };
+  return result.rows[0]!;
+}
+
+// ---------------------------------------------------------------------------------------------
 // The run
 // ---------------------------------------------------------------------------------------------
 
@@ -469,6 +542,8 @@ let serverVersion = '';
 const latencyRows: LatencyRow[] = [];
 let throughput: MeasuredRow[] | undefined;
 let bulk: BulkResult | undefined;
+let floorRows: (FloorRow & { ratioToFloor: number })[] = [];
+let books: Awaited<ReturnType<typeof checkBooks>> | undefined;
 try {
   // 1-3 with workers.
   const worker = await startApp('all', databaseUrl);
@@ -558,11 +633,62 @@ try {
       { connections, seconds },
     );
     sampleLoad();
-    const manyUsers = await measureThroughput(
-      `POST /api/generations, ${connections} users, one per connection (${presetCount} presets)`,
-      perUser,
-      { connections, seconds },
-    );
+    let manyUsers: MeasuredRow;
+    if (databaseKind === 'postgres') {
+      // The floor on the same users, models and preset, rounds alternating with the product.
+      const floor = await startGenerationFloor({
+        databaseUrl: databaseUrl!,
+        secret: authSecret,
+        cookieName: '__Secure-likeness.session_token=',
+        // What the product's rows say with the local engine (the benchmark's).
+        engine: 'local',
+        isPreview: true,
+      });
+      const floorMeasured: FloorRow[] = [];
+      const productMeasured: FloorRow[] = [];
+      try {
+        for (let round = 1; round <= rounds; round += 1) {
+          floorMeasured.push(
+            await measureWithCpu(`floor: one prepared statement (round ${round})`, {
+              ...perUser,
+              url: `${floor.url}/api/generations`,
+            }),
+          );
+          sampleLoad();
+          productMeasured.push(
+            await measureWithCpu(
+              `POST /api/generations, ${connections} users, one per connection (${presetCount} presets, round ${round})`,
+              perUser,
+            ),
+          );
+          sampleLoad();
+        }
+      } finally {
+        await floor.close();
+      }
+      const floorRow = median(floorMeasured, (row) => row.requestsPerSecond);
+      const productRow = median(productMeasured, (row) => row.requestsPerSecond);
+      floorRows = [
+        { ...floorRow, name: 'floor: signature checked, then one prepared statement' },
+        {
+          ...productRow,
+          name: `POST /api/generations, the product`,
+        },
+      ].map((row) => ({
+        ...row,
+        ratioToFloor: row.requestsPerSecond / floorRow.requestsPerSecond,
+      }));
+      manyUsers = {
+        ...productRow,
+        name: `POST /api/generations, ${connections} users, one per connection (${presetCount} presets)`,
+      };
+    } else {
+      manyUsers = await measureThroughput(
+        `POST /api/generations, ${connections} users, one per connection (${presetCount} presets)`,
+        perUser,
+        { connections, seconds },
+      );
+    }
     sampleLoad();
     bulk = await bulkAcceptance(app, user, modelId, presetIds);
     sampleLoad();
@@ -579,6 +705,16 @@ try {
     );
     sampleLoad();
     throughput = [bare, oneUser, manyUsers, smallCatalog];
+    // Requests the load generator left in flight at its end finish before the books are read.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    books = await checkBooks(
+      app,
+      users.map((u) => u.id),
+    );
+    console.log(
+      `  books: ${books.unbalanced} of ${books.balances} balances differ from their ledger; ` +
+        `${books.jobless} of ${books.generations} generations of the phase without a job`,
+    );
   } finally {
     // Requests the load generator left in flight at its end finish before the pool closes.
     await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -631,6 +767,21 @@ function markdown(): string {
         `| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} ms | ${row.p99Ms} ms | ${row.failures} | ${ratio(row.ratioToBare)} |`,
     ),
     '',
+    ...(floorRows.length
+      ? [
+          `## The accept against its floor (issue #18): ${connections} users, one per connection, same models and preset; median of ${rounds} round(s) by requests/s`,
+          '',
+          '| target | requests/s | p50 | p99 | failures | Node ms/request (main thread) | Postgres ms/request (backends) | vs floor |',
+          '|---|---:|---:|---:|---:|---:|---:|---:|',
+          ...floorRows.map(
+            (row) =>
+              `| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} ms | ${row.p99Ms} ms | ${row.failures} | ${row.nodeMsPerRequest.toFixed(3)} | ${row.postgresMsPerRequest?.toFixed(3) ?? 'n/a'} | ${row.ratioToFloor.toFixed(2)}× |`,
+          ),
+          '',
+          `After the run: ${books!.unbalanced} of ${books!.balances} balances differ from the sum of their ledger; ${books!.jobless} of the phase's ${books!.generations} generations have no pg-boss job.`,
+          '',
+        ]
+      : []),
     `## Server time to accept a bulk of ${bulkSize} (client-side on localhost, sequential, after 1 warm-up)`,
     '',
     '| requests | images each | median | min | max |',
@@ -663,14 +814,35 @@ console.table(
     ]),
   ),
 );
+if (floorRows.length)
+  console.table(
+    Object.fromEntries(
+      floorRows.map((row) => [
+        row.name,
+        {
+          'req/s': row.requestsPerSecond,
+          'p99 ms': row.p99Ms,
+          'Node ms/req': row.nodeMsPerRequest.toFixed(3),
+          'Postgres ms/req': row.postgresMsPerRequest?.toFixed(3) ?? 'n/a',
+          'vs floor': `${row.ratioToFloor.toFixed(2)}×`,
+        },
+      ]),
+    ),
+  );
 writeResults('generation', markdown(), {
   ...meta,
   throughput: rows,
+  floor: floorRows,
+  books,
   bulk,
   eventLatency: latencyRows,
 });
 
-if (rows.some((row) => row.failures > 0)) {
+if (books && (books.unbalanced > 0 || books.jobless > 0)) {
+  console.error('the books do not balance, or accepted generations have no job');
+  process.exit(1);
+}
+if ([...rows, ...floorRows].some((row) => row.failures > 0)) {
   console.error('some requests failed: the numbers above do not measure success');
   process.exit(1);
 }
