@@ -155,6 +155,7 @@ export async function start(
   });
   const generation = createGeneration({
     ...paidWork,
+    runPrepared: database.runPrepared,
     catalog,
     studio,
     engine: generationEngine,

@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.ts';
+import { type RunPrepared, statementValues } from './statement.ts';
 
 export type Schema = typeof schema;
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
@@ -34,6 +35,11 @@ export interface DatabaseHandle {
   pglite?: PGlite;
   connectionString?: string;
   notifications?: Notifications;
+  /**
+   * Runs a named statement on its own (autocommit, one round trip), prepared once per
+   * connection on Postgres (decision 051). Not inside a transaction.
+   */
+  runPrepared: RunPrepared;
   migrate(): Promise<void>;
   migrationsPending(): Promise<number>;
   ping(): Promise<void>;
@@ -67,6 +73,11 @@ async function openPglite(dir: string, template: Blob | undefined): Promise<Data
     kind: 'pglite',
     db,
     pglite: client,
+    // In-process: nothing to save by naming it.
+    runPrepared: async <R>(
+      statement: Parameters<RunPrepared>[0],
+      values: Record<string, unknown>,
+    ) => (await client.query<R>(statement.text, statementValues(statement, values))).rows,
     migrate: () => migratePglite(drizzlePglite({ client, schema }), { migrationsFolder }),
     migrationsPending: () => countPending(db),
     ping: async () => {
@@ -95,6 +106,17 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
     db,
     connectionString: url,
     notifications: postgresNotifications(url, pool),
+    runPrepared: async <R>(
+      statement: Parameters<RunPrepared>[0],
+      values: Record<string, unknown>,
+    ) =>
+      (
+        await pool.query({
+          name: statement.name,
+          text: statement.text,
+          values: statementValues(statement, values),
+        })
+      ).rows as R[],
     migrate: () => migratePostgres(pool),
     migrationsPending: () => countPending(db),
     ping: async () => {

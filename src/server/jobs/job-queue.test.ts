@@ -14,6 +14,7 @@ import {
 import { waitFor } from '../../../tests/helpers/studio.ts';
 import { uniqueEmail } from '../../../tests/helpers/users.ts';
 import { EngineError } from '../adapters/engine/training-engine.ts';
+import { prepareStatement } from '../db/statement.ts';
 import { sendEmailJob } from '../features/email/jobs.ts';
 import {
   defineJobType,
@@ -202,6 +203,54 @@ describe('sending a job', () => {
       )) as unknown as { rows: { retry_limit: number }[] }
     ).rows;
     expect(policy!.retry_limit).toBe(sendEmailJob.retry.retryLimit);
+  }, 90_000);
+
+  it("inserts through a caller's statement the row pg-boss's own insert writes, and it runs", async () => {
+    const email = (label: string) => ({
+      to: uniqueEmail(label),
+      subject: 'Your image is ready',
+      text: 'Open the studio to see it.',
+    });
+    const bosses = email('insert-by-pg-boss');
+    const ours = email('insert-by-statement');
+    await app.deps.queue.sendMany(sendEmailJob, [bosses], { owner: 'owner-pg-boss' });
+    const jobs = app.deps.queue.insertStatement(sendEmailJob, {
+      from: 'source',
+      owner: sql`${sql.placeholder('owner')}::text`,
+      as: 'jobs',
+    });
+    const statement = prepareStatement(
+      'test-insert-statement',
+      sql`with source as (select ${sql.placeholder('data')}::jsonb as data, 0 as position),
+        ${jobs.ctes}
+        select (select count(*)::int from jobs) as inserted, ${jobs.evaluated} as evaluated`,
+    );
+    const [answer] = await app.deps.database.runPrepared<{ inserted: number }>(statement, {
+      owner: 'owner-statement',
+      data: JSON.stringify(ours),
+      jobContext: app.deps.queue.jobContext(),
+    });
+    expect(answer!.inserted).toBe(1);
+    const columns = sql`name, data, singleton_key, singleton_on, group_tier, expire_seconds,
+      deletion_seconds, retry_limit, retry_delay, retry_backoff, retry_delay_max, policy,
+      dead_letter, heartbeat_seconds, blocked, blocking, pending_dependencies`;
+    const read = async (to: string) =>
+      (
+        (await app.deps.database.db.execute(
+          sql`select ${columns}, group_id, created_on = start_after as starts_now
+              from pgboss.job where name = ${sendEmailJob.name} and data->>'to' = ${to}`,
+        )) as unknown as { rows: Record<string, unknown>[] }
+      ).rows;
+    const [byBoss] = await read(bosses.to);
+    const [byStatement] = await read(ours.to);
+    expect(byStatement).toEqual({
+      ...byBoss,
+      data: ours,
+      group_id: 'owner-statement',
+    });
+    expect(byBoss!.group_id).toBe('owner-pg-boss');
+    // A worker of the queue takes it as it takes pg-boss's own.
+    expect(await waitForEmail(app.config.email.outboxDir, ours.to)).toMatchObject(ours);
   }, 90_000);
 });
 

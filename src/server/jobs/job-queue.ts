@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { PgBoss, fromDrizzle, fromPglite } from 'pg-boss';
 import type { z } from 'zod';
 import { timings } from '../../common/product/timings.ts';
@@ -74,6 +74,17 @@ export interface SendOptions {
   owner?: string;
 }
 
+/** Jobs inserted by a statement of the caller's (see `JobQueue.insertStatement`). */
+export interface JobInsert {
+  /** The CTEs to put in the caller's WITH (after `from`'s): `<as>` holds the new jobs' ids. */
+  ctes: SQL;
+  /**
+   * An expression the caller's final SELECT must name: a CTE that only reads (the NOTIFY that
+   * wakes listening workers) runs only when something reads it.
+   */
+  evaluated: SQL;
+}
+
 export interface JobQueue {
   send<P>(type: JobType<P>, payload: P, options?: SendOptions): Promise<string | null>;
   /** Many jobs of one type in one statement (a bulk request's), with the queue's policy. */
@@ -82,6 +93,20 @@ export interface JobQueue {
     payloads: P[],
     options?: Pick<SendOptions, 'tx' | 'owner'>,
   ): Promise<void>;
+  /**
+   * The jobs of one type as a part of one statement the caller writes (decision 051): the rows
+   * pg-boss's own `insert` (what `sendMany` does) would write, one per row of `from`, a relation
+   * of the caller's statement with the columns `data` (the payload, jsonb: the caller vouches
+   * for its shape, the payload schema is not run) and `position` (0, 1, …: the order in which
+   * the owner's jobs are served). The request's context goes into each job's data from the
+   * placeholder `jobContext` (fill it with `jobContext()`).
+   */
+  insertStatement<P>(
+    type: JobType<P>,
+    options: { from: string; owner: SQL; as: string },
+  ): JobInsert;
+  /** The value of the `jobContext` placeholder of `insertStatement`s for the current request. */
+  jobContext(): string;
   /**
    * Sends this job on a cron schedule (once per occurrence across all processes; the schedule
    * lives in the database, so declaring it again at each start changes nothing).
@@ -163,15 +188,30 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     // A queue made by an earlier version keeps its options unless told.
     await boss.updateQueue(type.name, queueOptions);
   }
+  // The table each queue's jobs live in (pg-boss's `job_common`, or a partition of its own),
+  // and whether inserting a job sends the NOTIFY that wakes listening workers.
+  const queueTables = new Map<string, { table: string; notify: boolean }>();
+  if (known.size > 0) {
+    const result = (await database.db.execute(
+      sql`select name, table_name, notify from pgboss.queue
+          where name in (${sql.join(
+            [...known.keys()].map((name) => sql`${name}`),
+            sql`, `,
+          )})`,
+    )) as unknown as { rows: { name: string; table_name: string; notify: boolean }[] };
+    for (const row of result.rows)
+      queueTables.set(row.name, { table: row.table_name, notify: row.notify });
+  }
+
+  function contextData(): object {
+    // The request id travels with the job, so its log lines can be found from the request's.
+    const requestId = currentContext()?.requestId;
+    return requestId ? { [contextKey]: { requestId } } : {};
+  }
 
   function jobData<P>(type: JobType<P>, payload: P): object {
     if (!known.has(type.name)) throw new Error(`Job type ${type.name} is not registered`);
-    // The request id travels with the job, so its log lines can be found from the request's.
-    const requestId = currentContext()?.requestId;
-    return {
-      ...(type.payload.parse(payload) as object),
-      ...(requestId ? { [contextKey]: { requestId } } : {}),
-    };
+    return { ...(type.payload.parse(payload) as object), ...contextData() };
   }
 
   /** Inside the caller's transaction when given one: the jobs exist exactly when it commits. */
@@ -254,6 +294,57 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         connection(tx),
       );
     },
+    insertStatement(type, { from, owner, as }) {
+      const queue = queueTables.get(type.name);
+      if (!known.has(type.name) || !queue)
+        throw new Error(`Job type ${type.name} is not registered`);
+      if (!/^[a-z_][a-z0-9_]*$/.test(as) || !/^[a-z_][a-z0-9_]*$/.test(from))
+        throw new Error(`not a relation name: ${from}, ${as}`);
+      const { name } = type;
+      const table = sql.raw(`pgboss.${pgIdentifier(queue.table)}`);
+      const source = sql.raw(from);
+      // pg-boss 12.35's `insertJobs` (plans.js) for jobs that name only data, priority and group,
+      // as `sendMany` sends them: every other column from the queue's options. The priorities are
+      // `fairPriorities`'s, counted in the same statement.
+      const ctes = sql`${sql.raw(as)}_start as (
+          select coalesce(
+            (select min(priority) - 1 from pgboss.job
+              where name = ${name}::text and state < 'active' and group_id = ${owner}),
+            (select max(priority) from pgboss.job where name = ${name}::text and state < 'active'),
+            0) as priority
+        ),
+        ${sql.raw(as)} as (
+          insert into ${table} (
+            id, name, data, priority, start_after, created_on, singleton_key, singleton_on,
+            group_id, group_tier, expire_seconds, deletion_seconds, keep_until, retry_limit,
+            retry_delay, retry_backoff, retry_delay_max, policy, dead_letter, heartbeat_seconds,
+            blocked, blocking, pending_dependencies
+          )
+          select gen_random_uuid(), q.name, j.data || ${sql.placeholder('jobContext')}::jsonb,
+            s.priority - j.position, pgboss.job_now(), pgboss.job_now(), null, null,
+            ${owner}, null, q.expire_seconds, q.deletion_seconds,
+            pgboss.job_now() + (q.retention_seconds * interval '1s'), q.retry_limit,
+            q.retry_delay, coalesce(q.retry_backoff, false), q.retry_delay_max, q.policy,
+            q.dead_letter, q.heartbeat_seconds, false, false, 0
+          from ${source} j
+          cross join ${sql.raw(as)}_start s
+          join pgboss.queue q on q.name = ${name}::text
+          on conflict do nothing
+          returning id
+        )${
+          queue.notify
+            ? sql`, ${sql.raw(as)}_notified as (
+                select pg_notify(('pgboss_' || left(encode(sha224('pgboss'::bytea), 'hex'), 24)), ${name}::text)
+                from ${sql.raw(as)} limit 1
+              )`
+            : sql``
+        }`;
+      return {
+        ctes,
+        evaluated: queue.notify ? sql`(select count(*) from ${sql.raw(as)}_notified)` : sql`0`,
+      };
+    },
+    jobContext: () => JSON.stringify(contextData()),
     async schedule(type, cron, payload) {
       if (!known.has(type.name)) throw new Error(`Job type ${type.name} is not registered`);
       await boss.schedule(type.name, cron, type.payload.parse(payload) as object);
@@ -321,6 +412,11 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       await boss.stop({ graceful, timeout: timeoutMs, close: !database.pglite });
     },
   };
+}
+
+function pgIdentifier(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`unexpected pg-boss table ${name}`);
+  return name;
 }
 
 /** How long a provider asked us to wait (a 429's Retry-After), at most the product's cap. */

@@ -50,7 +50,7 @@ export function createBilling(deps: {
     fulfilment,
     ...(logger ? { logger } : {}),
   });
-  const credits = createCredits({ db });
+  const credits = createCredits({ db, publishChanged: ledger.publishChanged });
   return { provider, ledger, credits, fulfilment, service };
 }
 

@@ -1,8 +1,21 @@
 import { randomUUID } from 'node:crypto';
+import { type SQL, sql } from 'drizzle-orm';
+import { defaultSubscription } from '../../../common/product/credits.ts';
 import type { Database, Executor } from '../../db/client.ts';
+import { subscriptions } from '../../db/schema/index.ts';
+import { rowFromJson } from '../../db/statement.ts';
 import { createUnitOfWork } from '../../db/unit-of-work.ts';
+import { AppError } from '../../http/app-error.ts';
 import type { EventBus } from '../events/event-bus.ts';
-import { type Gate, type ProFeature, requireGate, requireTierFor } from './gates.ts';
+import {
+  type Gate,
+  type GateSubject,
+  type ProFeature,
+  insufficientCreditsMessage,
+  requireGate,
+  requireTierFor,
+  tiersPassing,
+} from './gates.ts';
 import {
   adjust,
   createCreditLedger,
@@ -11,7 +24,13 @@ import {
   spend,
   spendTraining,
 } from './ledger.ts';
-import { findSubscription, findUserIdByEmail, lockSubscription } from './repository.ts';
+import { spendCtes } from './ledger-repository.ts';
+import {
+  type SubscriptionRow,
+  findSubscription,
+  findUserIdByEmail,
+  lockSubscription,
+} from './repository.ts';
 
 /**
  * Billing's one door for paid actions (decision 035). Other features name a gate and what they
@@ -46,7 +65,35 @@ export interface ChargeResult {
   usedFreeTraining: boolean;
 }
 
-export function createCredits(deps: { db: Database }) {
+/** A spend decided inside one statement of the caller's (`inStatement`, decision 051). */
+export interface StatementCharge {
+  gate: 'generation' | ProFeature;
+  reason: 'generation' | 'bulk_generation' | 'tryon';
+  /** Credits for each item. */
+  amount: number;
+}
+
+/** What the caller's statement answers in the columns `inStatement(…).columns` names. */
+export interface StatementChargeColumns {
+  charge_read: Record<string, unknown> | null;
+  charge_debit: Record<string, unknown> | null;
+  charge_items: number;
+}
+
+/** `tier` read as `toTier` reads it (trimmed, any casing) in one of `tiers`. */
+function tierIn(tiers: readonly string[]): SQL {
+  if (tiers.length === 0) return sql`false`;
+  return sql`lower(btrim(tier)) in (${sql.join(
+    tiers.map((tier) => sql`${tier}::text`),
+    sql`, `,
+  )})`;
+}
+
+export function createCredits(deps: {
+  db: Database;
+  /** Publishes `subscription.updated` with the row as a committed change left it. */
+  publishChanged?: (userId: string, row: SubscriptionRow) => Promise<void>;
+}) {
   const { db } = deps;
 
   /** Locks the user's subscription for the rest of `tx` and checks the gate under that lock. */
@@ -95,6 +142,68 @@ export function createCredits(deps: { db: Database }) {
       // Only this transaction changes the locked row: the event after commit needs no read.
       markSubscriptionChanged(tx, userId, { ...locked, credits: balance });
       return { balance, usedFreeTraining: false };
+    },
+
+    /**
+     * A charge as part of one statement the caller writes and runs on its own (autocommit):
+     * the gate, the conditional debit and its ledger rows in SQL, so that a paid action (its
+     * rows, its jobs) is accepted in one round trip (decision 051). The caller's WITH lists
+     * its relation `items` (columns `reference`, `position` 0, 1, …: one per thing paid for)
+     * and anything `when` reads, then `ctes`, then what is paid for, inserted `from charge_debit`
+     * (one row when paid, none otherwise); its final SELECT lists `columns`.
+     *
+     * After the statement: `checkTier` (a Pro feature's tier, the specification's first check)
+     * and the caller's own checks, then `settle`, which throws the gate's error or
+     * INSUFFICIENT_CREDITS exactly as `charge` would, or publishes the new balance (the
+     * statement has committed) and answers it.
+     */
+    inStatement(charge: StatementCharge, args: { userId: SQL; items: string; when: SQL }) {
+      const tiers = tiersPassing(charge.gate);
+      const passes = sql`case when active then ${tierIn(tiers.active)} else ${tierIn(tiers.inactive)} end`;
+      const readRow = (columns: StatementChargeColumns): GateSubject => {
+        const read = columns.charge_read;
+        return !read || read.active === null
+          ? defaultSubscription
+          : {
+              active: read.active as boolean,
+              tier: read.tier as string,
+              credits: Number(read.credits),
+              monthlyFreeTrainingsLeft: Number(read.monthly_free_trainings_left),
+            };
+      };
+      return {
+        ctes: spendCtes({ ...args, passes, amount: charge.amount, reason: charge.reason }),
+        columns: sql`(select row_to_json(r) from charge_read r) as charge_read,
+          (select row_to_json(d) from charge_debit d) as charge_debit,
+          (select n from charge_count) as charge_items`,
+
+        /** TIER_REQUIRED when the row as read does not have the feature's tier. */
+        checkTier(columns: StatementChargeColumns, feature: ProFeature): void {
+          requireTierFor(feature, readRow(columns).tier);
+        },
+
+        /** Throws what `charge` would have, or publishes the balance paid and answers it. */
+        async settle(userId: string, columns: StatementChargeColumns): Promise<ChargeResult> {
+          if (columns.charge_debit) {
+            const row = rowFromJson(subscriptions, columns.charge_debit);
+            await deps.publishChanged?.(userId, row);
+            return { balance: row.credits, usedFreeTraining: false };
+          }
+          let subject: GateSubject = readRow(columns);
+          requireGate(charge.gate, subject);
+          const cost = charge.amount * columns.charge_items;
+          if (cost === 0) return { balance: subject.credits, usedFreeTraining: false };
+          // The row as read passes, so the update saw a newer one: say what stopped it.
+          if (subject.credits >= cost) {
+            subject = (await findSubscription(db, userId)) ?? defaultSubscription;
+            requireGate(charge.gate, subject);
+          }
+          throw new AppError(
+            'INSUFFICIENT_CREDITS',
+            insufficientCreditsMessage(charge.reason, subject.credits),
+          );
+        },
+      };
     },
 
     /** Gives back, once, whatever `reference` spent (credits or a free training). */

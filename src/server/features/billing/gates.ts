@@ -5,6 +5,7 @@ import { createModelMessages } from '../../../common/messages/studio.ts';
 import { tryonMessages } from '../../../common/messages/tryon.ts';
 import { type SubscriptionState, costs } from '../../../common/product/credits.ts';
 import {
+  TIERS,
   type Tier,
   canUseBulk,
   canUseCustomPrompts,
@@ -138,6 +139,35 @@ export function requireGate(gate: Gate, subject: GateSubject, models = 0): void 
       requireTierFor(gate, subject.tier);
   }
   requireActiveSubscription(subject, generationMessages.needSubscription);
+}
+
+/**
+ * The tiers that pass a gate with an active and with an inactive subscription, derived from
+ * `requireGate` itself: what a statement deciding a charge in SQL (decision 051) compares the
+ * row's tier with (`toTier`'s reading of it: trimmed, any casing), so SQL and these rules agree.
+ */
+export function tiersPassing(gate: Exclude<Gate, 'training'>): {
+  active: Tier[];
+  inactive: Tier[];
+} {
+  const passes = (active: boolean, tier: Tier) => {
+    try {
+      requireGate(gate, {
+        active,
+        tier,
+        credits: Number.MAX_SAFE_INTEGER,
+        monthlyFreeTrainingsLeft: 0,
+      });
+      return true;
+    } catch (error) {
+      if (error instanceof AppError) return false;
+      throw error;
+    }
+  };
+  return {
+    active: TIERS.filter((tier) => passes(true, tier)),
+    inactive: TIERS.filter((tier) => passes(false, tier)),
+  };
 }
 
 /** The message for a spend that the balance cannot cover. */

@@ -1,4 +1,4 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { type SQL, and, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { creditLedger, subscriptions } from '../../db/schema/index.ts';
 
@@ -178,4 +178,55 @@ export async function ledgerSum(tx: Executor, userId: string): Promise<number> {
 /** node-postgres and PGlite both answer `execute` with `{ rows }`. */
 export function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
+}
+
+/**
+ * A spend as CTEs of a statement the caller writes (decision 051): `amount` credits for each row
+ * of the caller's relation `items` (columns `reference` and `position`, 0, 1, …), all or none,
+ * only when the caller's condition `when` holds and the row passes the gate `passes` (an SQL
+ * condition on `active` and `tier`). Adds to the caller's WITH:
+ *
+ * - `charge_read`: the subscription as the statement found it (one row, nulls when there is none);
+ * - `charge_debit`: the subscription after the debit (one row when paid, none otherwise). The
+ *   conditional update checks the balance and the gate on the newest row version under its row
+ *   lock, as `applyBalanceChange` does: concurrent spends never take it below zero;
+ * - `charge_ledger`: one ledger row per item, `balance_after` counted down in the items' order
+ *   as one spend after another would leave it. The references are new (a new row's id), so a
+ *   conflict is an error that undoes the whole statement, never a debit without its row.
+ */
+export function spendCtes(args: {
+  userId: SQL;
+  items: string;
+  when: SQL;
+  passes: SQL;
+  amount: number;
+  reason: string;
+}): SQL {
+  const { userId, when, passes, amount, reason } = args;
+  if (!/^[a-z_][a-z0-9_]*$/.test(args.items)) throw new Error(`not a relation: ${args.items}`);
+  const items = sql.raw(args.items);
+  return sql`charge_read as (
+      select s.active, s.tier, s.credits, s.monthly_free_trainings_left
+      from (select 1) one left join subscriptions s on s.user_id = ${userId}
+    ),
+    charge_count as (select count(*)::int as n from ${items}),
+    charge_debit as (
+      update subscriptions
+      set credits = credits - ${amount}::int * c.n, updated_at = now()
+      from charge_count c
+      where subscriptions.user_id = ${userId}
+        and c.n > 0
+        and (${when})
+        and (${passes})
+        and subscriptions.credits >= ${amount}::int * c.n
+      returning subscriptions.*
+    ),
+    charge_ledger as (
+      insert into credit_ledger
+        (user_id, delta, free_trainings_delta, balance_after, reason, reference)
+      select d.user_id, -${amount}::int, 0, d.credits + ${amount}::int * (c.n - i.position - 1),
+        ${reason}::text, i.reference
+      from charge_debit d cross join charge_count c cross join ${items} i
+      returning id
+    )`;
 }

@@ -1,10 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generationMessages } from '../../../common/messages/generation.ts';
 import { createModelMessages } from '../../../common/messages/studio.ts';
 import { createTestApp, type TestApp, usesPostgres } from '../../../../tests/helpers/test-app.ts';
 import { signUp } from '../../../../tests/helpers/users.ts';
 import { creditLedger, subscriptions } from '../../db/schema/index.ts';
+import { prepareStatement } from '../../db/statement.ts';
 import { AppError } from '../../http/app-error.ts';
 import {
   requireActiveSubscription,
@@ -15,6 +16,7 @@ import {
   requireTrainingAllowance,
   requireTryOn,
 } from './gates.ts';
+import type { StatementChargeColumns } from './credits.ts';
 import { adjust, grant, refund, spend, spendTraining } from './ledger.ts';
 import { ledgerSum } from './ledger-repository.ts';
 import { ensureSubscription } from './repository.ts';
@@ -78,6 +80,42 @@ describe('credit ledger', () => {
     // Every successful spend left exactly one row, and the balances it recorded are 49..0.
     const spends = (await entries(user.id)).filter((e) => e.reason === 'generation');
     expect(spends).toHaveLength(50);
+    expect(spends.map((e) => e.balanceAfter).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 50 }, (_, i) => i),
+    );
+  });
+
+  it(`never overspends in one statement either: 200 parallel accepts against 50 → exactly 50 paid (${usesPostgres ? 'Postgres' : 'PGlite'})`, async () => {
+    const user = await userWithCredits(50);
+    await db()
+      .update(subscriptions)
+      .set({ active: true, tier: 'pro' })
+      .where(eq(subscriptions.userId, user.id));
+    const charge = app.deps.billing.credits.inStatement(
+      { gate: 'generation', reason: 'generation', amount: 1 },
+      { userId: sql`${sql.placeholder('userId')}::text`, items: 'items', when: sql`true` },
+    );
+    const statement = prepareStatement(
+      'test-one-statement-charge',
+      sql`with items as (select ${sql.placeholder('reference')}::text as reference, 0 as position),
+        ${charge.ctes}
+        select ${charge.columns}`,
+    );
+    const results = await Promise.allSettled(
+      Array.from({ length: 200 }, async (_, i) => {
+        const [row] = await app.deps.database.runPrepared<StatementChargeColumns>(statement, {
+          userId: user.id,
+          reference: `one-statement:${user.id}:${i}`,
+        });
+        return charge.settle(user.id, row!);
+      }),
+    );
+    const refused = results.filter((r) => r.status === 'rejected');
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(50);
+    for (const r of refused) expect((r.reason as AppError).code).toBe('INSUFFICIENT_CREDITS');
+    expect((await balance(user.id)).credits).toBe(0);
+    expect(await ledgerSum(db(), user.id)).toBe(0);
+    const spends = (await entries(user.id)).filter((e) => e.reason === 'generation');
     expect(spends.map((e) => e.balanceAfter).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 50 }, (_, i) => i),
     );

@@ -251,6 +251,8 @@ export function createCreditLedger(deps: {
      */
     transaction: unitOfWork.run,
     publish: (userId: string) => publish(userId),
+    /** `subscription.updated` with the row a committed change left (no read). */
+    publishChanged: (userId: string, row: SubscriptionRow) => publish(userId, row),
     async history(userId: string, beforeId: number | undefined, limit: number) {
       const rows = await listEntries(db, userId, beforeId, limit + 1);
       return { entries: rows.slice(0, limit), hasMore: rows.length > limit };

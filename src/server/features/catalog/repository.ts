@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, isNotNull, max, sql } from 'drizzle-orm';
+import { type SQL, and, asc, count, eq, inArray, isNotNull, max, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import {
   categories,
@@ -121,6 +121,16 @@ export async function listAllPresets(db: Executor, options: { categoryId?: strin
     .from(presets)
     .where(options.categoryId ? eq(presets.categoryId, options.categoryId) : undefined)
     .orderBy(asc(presets.categoryId), ...presetOrder);
+}
+
+/**
+ * The visible presets among `ids` (an SQL text[]) as a relation of someone else's statement
+ * (decision 051): id, display_name; the rule of `listVisiblePresets`, written in SQL.
+ */
+export function visiblePresetsSql(ids: SQL): SQL {
+  return sql`select p.id, p.display_name
+    from presets p join categories c on c.manual_id = p.category_id
+    where p.id = any(${ids}) and p.active and c.active`;
 }
 
 /** A preset with its category, if both are active. */

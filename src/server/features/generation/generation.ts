@@ -1,4 +1,5 @@
 import type { GenerationEngine } from '../../adapters/engine/generation-engine.ts';
+import type { RunPrepared } from '../../db/statement.ts';
 import { defineWorker, type JobWorker } from '../../jobs/job-queue.ts';
 import type { createCatalogService } from '../catalog/service.ts';
 import type { PaidWorkDeps } from '../feature-deps.ts';
@@ -14,6 +15,8 @@ const sweepCron = '*/5 * * * *';
 /** Generation wired together: service (routes) and workers, around the configured engine. */
 export function createGeneration(
   deps: PaidWorkDeps & {
+    /** Named statements run on their own (the accept, decision 051). */
+    runPrepared: RunPrepared;
     catalog: ReturnType<typeof createCatalogService>;
     studio: Pick<Studio, 'service'>;
     engine: GenerationEngine;
@@ -34,6 +37,7 @@ export function createGeneration(
     engineName: engine.name,
     makesPreviews: engine.makesPreviews,
     credits,
+    runPrepared: deps.runPrepared,
     unitOfWork,
     logger,
   });

@@ -1,6 +1,10 @@
 import { and, desc, eq, inArray, isNotNull, isNull, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { bulkJobs, generations } from '../../db/schema/index.ts';
+import { rowFromJson } from '../../db/statement.ts';
+import type { JobInsert } from '../../jobs/job-queue.ts';
+import { visiblePresetsSql } from '../catalog/repository.ts';
+import { modelSummariesSql } from '../studio/repository.ts';
 
 export type GenerationRow = typeof generations.$inferSelect;
 export type NewGenerationRow = typeof generations.$inferInsert;
@@ -14,6 +18,148 @@ export async function insertGenerations(
 ): Promise<GenerationRow[]> {
   if (rows.length === 0) return [];
   return tx.insert(generations).values(rows).returning();
+}
+
+/**
+ * One image accepted in one statement (decision 051), a preset's or a custom prompt's: the
+ * user's model (its summary: never the face embeddings) and the visible preset are read, the
+ * charge (billing's CTEs, `charge`) pays when both are there, and the generation row and its job
+ * (`jobs`, pg-boss's row) are inserted from what paid. Placeholders: userId, modelId,
+ * generationId, presetId (a preset's) or prompt (a custom prompt's), and the job's jobContext.
+ *
+ * It answers one row: the model read (or null), whether the preset was found, the charge's
+ * columns and the generation inserted (null when nothing was paid).
+ */
+export function acceptOneSql(args: {
+  kind: 'preset' | 'custom';
+  /** Billing's CTEs for the relation `items`, paying when `acceptOneCondition(kind)` holds. */
+  charge: { ctes: SQL; columns: SQL };
+  /** The job of each row of `job_source` (columns data, position). */
+  jobs: JobInsert;
+  referencePrefix: string;
+  engine: string;
+  isPreview: boolean;
+  /** A custom prompt's picture is named around its model's name: what comes before and after. */
+  customName: readonly [string, string];
+}): SQL {
+  const { kind, charge, jobs } = args;
+  const id = sql`${sql.placeholder('generationId')}::text`;
+  const userId = sql`${sql.placeholder('userId')}::text`;
+  const preset = kind === 'preset';
+  return sql`with items as (
+      select ${id} as id, ${args.referencePrefix}::text || ${id} as reference, 0 as position
+    ),
+    model as (${modelSummariesSql(userId, sql`array[${sql.placeholder('modelId')}::text]`)}),
+    ${
+      preset
+        ? sql`preset as (${visiblePresetsSql(sql`array[${sql.placeholder('presetId')}::text]`)}),`
+        : sql``
+    }
+    ${charge.ctes},
+    gen as (
+      insert into generations (id, user_id, user_model_id, user_model_name, preset_id, model_name,
+        prompt_text, engine, is_preview, bulk_position)
+      select i.id, ${userId}, m.id, m.name,
+        ${preset ? sql`p.id` : sql`null`},
+        ${preset ? sql`p.display_name` : sql`${args.customName[0]}::text || m.name || ${args.customName[1]}::text`},
+        ${preset ? sql`null` : sql`${sql.placeholder('prompt')}::text`},
+        ${args.engine}::text, ${args.isPreview}::boolean, i.position
+      from charge_debit d cross join items i cross join model m
+      ${preset ? sql`cross join preset p` : sql``}
+      returning *
+    ),
+    job_source as (
+      select jsonb_build_object('generationId', id) as data, bulk_position as position from gen
+    ),
+    ${jobs.ctes}
+    select (select row_to_json(m) from model m) as model,
+      ${preset ? sql`exists (select 1 from preset)` : sql`true`} as preset_found,
+      (select row_to_json(g) from gen g) as generation,
+      ${jobs.evaluated} as jobs_evaluated,
+      ${charge.columns}`;
+}
+
+/** When `acceptOneSql`'s charge may pay: the model is ready (and the preset there). */
+export function acceptOneCondition(kind: 'preset' | 'custom'): SQL {
+  return kind === 'preset'
+    ? sql`exists (select 1 from model where ready) and exists (select 1 from preset)`
+    : sql`exists (select 1 from model where ready)`;
+}
+
+/** The row `acceptOneSql` answers. */
+export interface AcceptOneColumns {
+  model: { id: string; name: string; ready: boolean } | null;
+  preset_found: boolean;
+  generation: Record<string, unknown> | null;
+  charge_read: Record<string, unknown> | null;
+  charge_debit: Record<string, unknown> | null;
+  charge_items: number;
+}
+
+/**
+ * A bulk accepted in one statement (decision 051): the charge (billing's CTEs, `charge`, for the
+ * relation `items`), then, from what paid, the bulk job, its generations and one job each.
+ * Placeholders: userId, bulkJobId, label, items (jsonb: an array of { id, reference, position,
+ * user_model_id, user_model_name, preset_id, model_name, prompt_text }) and jobContext. An empty
+ * `items` pays nothing and inserts nothing. Answers one row: the bulk job (or null), how many
+ * generations were inserted and the charge's columns.
+ */
+export function acceptBulkSql(args: {
+  charge: { ctes: SQL; columns: SQL };
+  jobs: JobInsert;
+  engine: string;
+  isPreview: boolean;
+}): SQL {
+  const { charge, jobs } = args;
+  const userId = sql`${sql.placeholder('userId')}::text`;
+  return sql`with items as (
+      select * from jsonb_to_recordset(${sql.placeholder('items')}::jsonb) as x(
+        id text, reference text, position int, user_model_id text, user_model_name text,
+        preset_id text, model_name text, prompt_text text)
+    ),
+    ${charge.ctes},
+    bulk as (
+      insert into bulk_jobs (id, user_id, total_images, label)
+      select ${sql.placeholder('bulkJobId')}::text, ${userId},
+        (select count(*)::int from items), ${sql.placeholder('label')}::text
+      from charge_debit
+      returning *
+    ),
+    gen as (
+      insert into generations (id, user_id, user_model_id, user_model_name, preset_id, model_name,
+        prompt_text, engine, is_preview, bulk_job_id, bulk_position)
+      select i.id, ${userId}, i.user_model_id, i.user_model_name, i.preset_id, i.model_name,
+        i.prompt_text, ${args.engine}::text, ${args.isPreview}::boolean, b.id, i.position
+      from bulk b cross join items i
+      returning id, bulk_position
+    ),
+    job_source as (
+      select jsonb_build_object('generationId', id) as data, bulk_position as position from gen
+    ),
+    ${jobs.ctes}
+    select (select row_to_json(b) from bulk b) as bulk_job,
+      (select count(*)::int from gen) as queued,
+      ${jobs.evaluated} as jobs_evaluated,
+      ${charge.columns}`;
+}
+
+/** The row `acceptBulkSql` answers. */
+export interface AcceptBulkColumns {
+  bulk_job: Record<string, unknown> | null;
+  queued: number;
+  charge_read: Record<string, unknown> | null;
+  charge_debit: Record<string, unknown> | null;
+  charge_items: number;
+}
+
+/** A bulk job row from its `row_to_json`. */
+export function bulkJobFromJson(json: Record<string, unknown>): BulkJobRow {
+  return rowFromJson(bulkJobs, json);
+}
+
+/** A generation row from its `row_to_json`. */
+export function generationFromJson(json: Record<string, unknown>): GenerationRow {
+  return rowFromJson(generations, json);
 }
 
 export async function insertBulkJob(

@@ -7,10 +7,16 @@ import {
   type Generation,
   type GenerationsPage,
 } from '../../../common/api/generation.ts';
-import { messages } from '../../../common/messages.ts';
-import { costs, likenessPercent, lists } from '../../../common/product.ts';
+import { sql } from 'drizzle-orm';
+import { catalogMessages } from '../../../common/messages/catalog.ts';
+import { bulkMessages, generationMessages } from '../../../common/messages/generation.ts';
+import { modelsMessages } from '../../../common/messages/models.ts';
+import { costs } from '../../../common/product/credits.ts';
+import { likenessPercent } from '../../../common/product/identity.ts';
+import { lists } from '../../../common/product/limits.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
+import { type PreparedStatement, type RunPrepared, prepareStatement } from '../../db/statement.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
@@ -20,11 +26,16 @@ import type { EventBus } from '../events/event-bus.ts';
 import type { ModelSummary } from '../studio/repository.ts';
 import { generateImageJob } from './jobs.ts';
 import {
+  type AcceptBulkColumns,
+  type AcceptOneColumns,
+  acceptBulkSql,
+  acceptOneCondition,
+  acceptOneSql,
+  bulkJobFromJson,
   deleteGeneration,
+  generationFromJson,
   findBulkJob,
   findGeneration,
-  insertBulkJob,
-  insertGenerations,
   listBulkGenerations,
   listBulkJobs,
   listOwnGenerations,
@@ -38,6 +49,13 @@ import {
   type NewGenerationRow,
   type PageCursor,
 } from './repository.ts';
+
+const messages = {
+  bulk: bulkMessages,
+  catalog: catalogMessages,
+  generation: generationMessages,
+  models: modelsMessages,
+};
 
 /** What generation needs from the catalog and from the studio (their services). */
 export interface GenerationSources {
@@ -54,14 +72,13 @@ export interface GenerationServiceDeps {
   engineName: string;
   makesPreviews: boolean;
   /** Billing's door: the gates and the spend of each image. */
-  credits: Pick<Credits, 'charge' | 'checkTier'>;
+  credits: Pick<Credits, 'checkTier' | 'inStatement'>;
+  /** Runs the named statements of the single accept (decision 051). */
+  runPrepared: RunPrepared;
   /** Transactions with work after their commit (events, files); billing's balance events too. */
   unitOfWork: UnitOfWork;
   logger: FastifyBaseLogger;
 }
-
-/** The plan gates of generation's requests (billing's names). */
-type PaidGate = 'generation' | 'customPrompt' | 'bulk';
 
 /** The reference of a generation's spend (and its refund). */
 export const generationReference = (id: string) => `generation:${id}`;
@@ -165,51 +182,93 @@ export function createGenerationService(deps: GenerationServiceDeps) {
 
   type Item = Omit<NewGenerationRow, 'id' | 'userId' | 'engine' | 'isPreview'>;
 
-  /** The rows of new images, their ids made here so that the charge can name them. */
-  function newRows(userId: string, items: Item[]): NewGenerationRow[] {
-    return items.map((item) => ({
-      ...item,
-      id: randomUUID(),
-      userId,
-      engine: deps.engineName,
-      isPreview: deps.makesPreviews,
-    }));
+  type Kind = 'preset' | 'custom';
+
+  /** The single accept's statement of each kind and its charge, made on first use. */
+  const accepts = new Map<
+    Kind,
+    { statement: PreparedStatement; charge: ReturnType<Credits['inStatement']> }
+  >();
+  function acceptOf(kind: Kind) {
+    let accept = accepts.get(kind);
+    if (!accept) {
+      const owner = sql`${sql.placeholder('userId')}::text`;
+      const charge = deps.credits.inStatement(
+        {
+          gate: kind === 'preset' ? 'generation' : 'customPrompt',
+          reason: 'generation',
+          amount: costs.creditsPerImage,
+        },
+        { userId: owner, items: 'items', when: acceptOneCondition(kind) },
+      );
+      const separator = '\u0000';
+      const [before = '', after = ''] = messages.generation
+        .customModelName(separator)
+        .split(separator);
+      const query = acceptOneSql({
+        kind,
+        charge,
+        jobs: queue.insertStatement(generateImageJob, { from: 'job_source', owner, as: 'jobs' }),
+        referencePrefix: generationReference(''),
+        engine: deps.engineName,
+        isPreview: deps.makesPreviews,
+        customName: [before, after],
+      });
+      accept = { statement: prepareStatement(`generation-accept-${kind}`, query), charge };
+      accepts.set(kind, accept);
+    }
+    return accept;
   }
 
-  /** Checks the gate and pays for the images, in the caller's transaction (none cost nothing). */
-  async function pay(tx: Executor, userId: string, gate: PaidGate, rows: NewGenerationRow[]) {
-    await deps.credits.charge(tx, userId, {
-      gate,
-      reason: gate === 'bulk' ? 'bulk_generation' : 'generation',
-      amount: gate === 'bulk' ? costs.creditsPerBulkImage : costs.creditsPerImage,
-      reference: rows.map((row) => generationReference(row.id)),
-    });
+  /** The bulk accept's statement and its charge, made on first use. */
+  let bulkAccepted:
+    { statement: PreparedStatement; charge: ReturnType<Credits['inStatement']> } | undefined;
+  function bulkAccept() {
+    if (!bulkAccepted) {
+      const owner = sql`${sql.placeholder('userId')}::text`;
+      const charge = deps.credits.inStatement(
+        { gate: 'bulk', reason: 'bulk_generation', amount: costs.creditsPerBulkImage },
+        { userId: owner, items: 'items', when: sql`true` },
+      );
+      const query = acceptBulkSql({
+        charge,
+        jobs: queue.insertStatement(generateImageJob, { from: 'job_source', owner, as: 'jobs' }),
+        engine: deps.engineName,
+        isPreview: deps.makesPreviews,
+      });
+      bulkAccepted = { statement: prepareStatement('generation-accept-bulk', query), charge };
+    }
+    return bulkAccepted;
   }
 
   /**
-   * Records paid images and enqueues one job each, in the transaction that paid for them: the
-   * images exist, are paid and will be made, or none of it happened.
+   * One image in one round trip (decision 051): the model and the preset read, the gate, the
+   * spend and its ledger row, the generation row and its job, in one statement that commits on
+   * its own; the refusals are then told from what it read, in the specification's order. The
+   * events go out after it, the balance's first, as after a transaction of the unit of work.
    */
-  async function record(tx: Executor, userId: string, rows: NewGenerationRow[]) {
-    const inserted = await insertGenerations(tx, rows);
-    await queue.sendMany(
-      generateImageJob,
-      inserted.map((row) => ({ generationId: row.id })),
-      { tx, owner: userId },
-    );
-    return inserted;
-  }
-
-  /** One image: gate, spend, row and job in one transaction (the subscription locked). */
-  async function single(userId: string, gate: PaidGate, item: Item): Promise<Generation> {
-    const row = await unitOfWork.run(async (tx, afterCommit) => {
-      const rows = newRows(userId, [item]);
-      await pay(tx, userId, gate, rows);
-      const inserted = (await record(tx, userId, rows))[0]!;
-      afterCommit(() => publishUpdated([inserted]));
-      return inserted;
+  async function acceptOne(
+    kind: Kind,
+    userId: string,
+    values: { modelId: string; presetId?: string; prompt?: string },
+  ): Promise<Generation> {
+    const { statement, charge } = acceptOf(kind);
+    const [row] = await deps.runPrepared<AcceptOneColumns>(statement, {
+      ...values,
+      userId,
+      generationId: randomUUID(),
+      jobContext: queue.jobContext(),
     });
-    return toGeneration(row);
+    if (!row) throw new Error('the accept statement answered no row');
+    if (kind === 'custom') charge.checkTier(row, 'customPrompt');
+    if (!row.model) throw new AppError('NOT_FOUND', messages.models.notFound);
+    if (!row.model.ready) throw new AppError('CONFLICT', messages.models.notReady);
+    if (!row.preset_found) throw new AppError('NOT_FOUND', messages.catalog.modelNotFound);
+    await charge.settle(userId, row);
+    if (!row.generation) throw new Error('a paid generation was not inserted');
+    const inserted = generationFromJson(row.generation);
+    await publishUpdated([inserted]);
+    return toGeneration(inserted);
   }
 
   function encodeCursor(row: GenerationRow): string {
@@ -236,15 +295,9 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     ): Promise<Generation> {
       if (!request.userModelId || !request.presetId)
         throw new AppError('BAD_REQUEST', messages.generation.missingInformation);
-      const model = (await readyModel(userId, request.userModelId))!;
-      const [preset] = await sources.enginePresets([request.presetId]);
-      if (!preset) throw new AppError('NOT_FOUND', messages.catalog.modelNotFound);
-      return single(userId, 'generation', {
-        userModelId: model.id,
-        userModelName: model.name,
-        presetId: preset.id,
-        modelName: preset.displayName,
-        promptText: null,
+      return acceptOne('preset', userId, {
+        modelId: request.userModelId,
+        presetId: request.presetId,
       });
     },
 
@@ -253,20 +306,15 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       userId: string,
       request: { userModelId?: string | null | undefined; prompt: string },
     ): Promise<Generation> {
-      // The checks in the specification's order; models are read before the transaction (their
-      // reads use other connections), the subscription is locked and checked again inside it.
-      await deps.credits.checkTier(userId, 'customPrompt');
+      // The checks in the specification's order: the tier first (read by the statement, or here
+      // when the request is refused before it), then the prompt, the model, the gate, the credits.
       const prompt = request.prompt.trim();
-      if (!prompt) throw new AppError('BAD_REQUEST', messages.generation.enterPrompt);
-      if (!request.userModelId) throw new AppError('BAD_REQUEST', messages.generation.selectModel);
-      const model = (await readyModel(userId, request.userModelId))!;
-      return single(userId, 'customPrompt', {
-        userModelId: model.id,
-        userModelName: model.name,
-        presetId: null,
-        modelName: messages.generation.customModelName(model.name),
-        promptText: prompt,
-      });
+      if (!prompt || !request.userModelId) {
+        await deps.credits.checkTier(userId, 'customPrompt');
+        if (!prompt) throw new AppError('BAD_REQUEST', messages.generation.enterPrompt);
+        throw new AppError('BAD_REQUEST', messages.generation.selectModel);
+      }
+      return acceptOne('custom', userId, { modelId: request.userModelId, prompt });
     },
 
     /**
@@ -317,24 +365,40 @@ export function createGenerationService(deps: GenerationServiceDeps) {
         }));
         label = messages.bulk.presetJobLabel(presets.length, model.name);
       }
-      const result = await unitOfWork.run(async (tx, afterCommit) => {
-        const jobId = randomUUID();
-        const rows = newRows(
-          userId,
-          items.map((item, index) => ({ ...item, bulkJobId: jobId, bulkPosition: index })),
-        );
-        // The gate first (under the lock); an empty selection passes it having cost nothing.
-        await pay(tx, userId, 'bulk', rows);
-        if (rows.length === 0) throw new AppError('BAD_REQUEST', messages.bulk.noneQueued);
-        const job = await insertBulkJob(tx, { id: jobId, userId, totalImages: rows.length, label });
-        const inserted = await record(tx, userId, rows);
-        afterCommit(() => publishBulkJob(job));
-        return { job, rows: inserted, failures: selected.length - items.length };
+      // The gate, the spend, the bulk job, its images and their jobs in one statement
+      // (decision 051); the gate first: an empty selection passes it having cost nothing.
+      const { statement, charge } = bulkAccept();
+      const bulkJobId = randomUUID();
+      const rows = items.map((item, position) => {
+        const id = randomUUID();
+        return {
+          id,
+          reference: generationReference(id),
+          position,
+          user_model_id: item.userModelId,
+          user_model_name: item.userModelName,
+          preset_id: item.presetId ?? null,
+          model_name: item.modelName,
+          prompt_text: item.promptText ?? null,
+        };
       });
+      const [answer] = await deps.runPrepared<AcceptBulkColumns>(statement, {
+        userId,
+        bulkJobId,
+        label,
+        items: JSON.stringify(rows),
+        jobContext: queue.jobContext(),
+      });
+      if (!answer) throw new Error('the bulk accept statement answered no row');
+      await charge.settle(userId, answer);
+      if (rows.length === 0) throw new AppError('BAD_REQUEST', messages.bulk.noneQueued);
+      if (!answer.bulk_job) throw new Error('a paid bulk job was not inserted');
+      const job = bulkJobFromJson(answer.bulk_job);
+      await publishBulkJob(job);
       return {
-        bulkJob: toBulkJob(result.job),
-        queued: result.rows.length,
-        failures: result.failures,
+        bulkJob: toBulkJob(job),
+        queued: answer.queued,
+        failures: selected.length - items.length,
       };
     },
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { type SQL, and, asc, count, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { TrainingStatus } from '../../../common/api/studio.ts';
 import type { Executor } from '../../db/client.ts';
 import {
@@ -241,6 +241,16 @@ export async function findModelSummary(
     .from(userModels)
     .where(and(eq(userModels.userId, userId), eq(userModels.id, modelId)));
   return row;
+}
+
+/**
+ * The user's models among `ids` (an SQL text[]) as a relation of someone else's statement
+ * (decision 051): id, name, and `ready` (complete, with weights to make images from). The
+ * summary's columns only: never the face embeddings.
+ */
+export function modelSummariesSql(userId: SQL, ids: SQL): SQL {
+  return sql`select id, name, status = 'complete' and coalesce(weights, '') <> '' as ready
+    from user_models where user_id = ${userId} and id = any(${ids})`;
 }
 
 /** A model by id alone, locked: for jobs and webhooks, which act for its owner. */
