@@ -639,7 +639,6 @@ try {
       const floor = await startGenerationFloor({
         databaseUrl: databaseUrl!,
         secret: authSecret,
-        cookieName: '__Secure-likeness.session_token=',
         // What the product's rows say with the local engine (the benchmark's).
         engine: 'local',
         isPreview: true,
@@ -769,7 +768,7 @@ function markdown(): string {
     '',
     ...(floorRows.length
       ? [
-          `## The accept against its floor (issue #18): ${connections} users, one per connection, same models and preset; median of ${rounds} round(s) by requests/s`,
+          `## The accept against its floor (issue #18): ${connections} users, one per connection, same models and preset; the median of ${rounds} round(s) by requests/s (of an even count, the lower middle)`,
           '',
           '| target | requests/s | p50 | p99 | failures | Node ms/request (main thread) | Postgres ms/request (backends) | vs floor |',
           '|---|---:|---:|---:|---:|---:|---:|---:|',

@@ -13,7 +13,6 @@
 // load generator runs in a worker thread. "Main-thread ms per request" is the server's
 // event-loop busy time divided by the requests answered: the CPU the request path costs in Node
 // (the load generator's thread is not counted; Postgres's own CPU is not either).
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +23,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../src/server/config.ts';
 import { start, type Running } from '../src/server/runtime.ts';
 import { type BenchUser, signUpOverHttp } from './support/accounts.ts';
+import { listenFloor, signedSessionToken } from './support/floor-server.ts';
 import { machine, writeResults } from './support/results.ts';
 import {
   adminQuery,
@@ -67,20 +67,9 @@ async function startApp(extra: Record<string, string>): Promise<Running & { url:
 async function startFloor(): Promise<{ url: string; close(): Promise<void> }> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
   const floor = Fastify({ logger: false });
-  // NODE_ENV=production: Secure cookies, named with the __Secure- prefix.
-  const cookieName = '__Secure-likeness.session_token=';
   floor.get('/api/me', async (request, reply) => {
-    const raw = request.headers.cookie
-      ?.split('; ')
-      .find((part) => part.startsWith(cookieName))
-      ?.slice(cookieName.length);
-    const value = raw ? decodeURIComponent(raw) : '';
-    const dot = value.lastIndexOf('.');
-    const token = value.slice(0, dot);
-    const signature = Buffer.from(value.slice(dot + 1), 'base64');
-    const expected = createHmac('sha256', secret).update(token).digest();
-    if (dot < 1 || signature.length !== 32 || !timingSafeEqual(signature, expected))
-      return reply.status(401).send({ error: { code: 'UNAUTHORIZED' } });
+    const token = signedSessionToken(request.headers.cookie, secret);
+    if (!token) return reply.status(401).send({ error: { code: 'UNAUTHORIZED' } });
     const { rows } = await pool.query({
       name: 'floor-me',
       text: `select u.id, u.email, u.name, u.role, u.created_at, p.training_in_progress,
@@ -115,14 +104,7 @@ async function startFloor(): Promise<{ url: string; close(): Promise<void> }> {
       },
     };
   });
-  const url = await floor.listen({ port: 0, host: '127.0.0.1' });
-  return {
-    url,
-    async close() {
-      await floor.close();
-      await pool.end();
-    },
-  };
+  return listenFloor(floor, pool);
 }
 
 /** The autocannon module that gives connection n the session of user n. */

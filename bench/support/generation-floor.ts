@@ -7,17 +7,16 @@
 // its ledger row, the generation row and the pg-boss job row (the columns pg-boss's own insert
 // writes for the product's queue, with the product's fair priority). Used by bench/generation.ts,
 // which compares the product with it in the same run and checks balances against ledgers after.
-import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import pg from 'pg';
+import { listenFloor, signedSessionToken } from './floor-server.ts';
 
 const queueName = 'generation.generate';
 
 export async function startGenerationFloor(options: {
   databaseUrl: string;
   secret: string;
-  /** The cookie's name with its `=`; NODE_ENV=production names it with the __Secure- prefix. */
-  cookieName: string;
   engine: string;
   isPreview: boolean;
 }): Promise<{ url: string; close(): Promise<void> }> {
@@ -81,17 +80,8 @@ export async function startGenerationFloor(options: {
     select * from gen`;
   const floor = Fastify({ logger: false });
   floor.post('/api/generations', async (request, reply) => {
-    const raw = request.headers.cookie
-      ?.split('; ')
-      .find((part) => part.startsWith(options.cookieName))
-      ?.slice(options.cookieName.length);
-    const value = raw ? decodeURIComponent(raw) : '';
-    const dot = value.lastIndexOf('.');
-    const token = value.slice(0, dot);
-    const signature = Buffer.from(value.slice(dot + 1), 'base64');
-    const expected = createHmac('sha256', options.secret).update(token).digest();
-    if (dot < 1 || signature.length !== 32 || !timingSafeEqual(signature, expected))
-      return reply.status(401).send({ error: { code: 'UNAUTHORIZED' } });
+    const token = signedSessionToken(request.headers.cookie, options.secret);
+    if (!token) return reply.status(401).send({ error: { code: 'UNAUTHORIZED' } });
     const body = request.body as { userModelId?: string; presetId?: string };
     if (!body?.userModelId || !body.presetId)
       return reply.status(400).send({ error: { code: 'BAD_REQUEST' } });
@@ -123,12 +113,5 @@ export async function startGenerationFloor(options: {
       },
     });
   });
-  const url = await floor.listen({ port: 0, host: '127.0.0.1' });
-  return {
-    url,
-    async close() {
-      await floor.close();
-      await pool.end();
-    },
-  };
+  return listenFloor(floor, pool);
 }
