@@ -1,6 +1,5 @@
 // The operator's words: the admin API and command line, and the admin page.
-// Part of `messages` (messages.ts composes each group under its usual name); the web app
-// imports them from here, so a page downloads only the words it uses.
+// The server and the web app import them from here, so a page downloads only the words it uses.
 
 import { plural } from './format.ts';
 import { catalogImageTypes, maxMb } from './phrases.ts';

@@ -1,6 +1,5 @@
 // The words of signing in, signing up and resetting a password.
-// Part of `messages` (messages.ts composes each group under its usual name); the web app
-// imports them from here, so a page downloads only the words it uses.
+// The server and the web app import them from here, so a page downloads only the words it uses.
 
 import { auth as authLimits } from '../product/auth.ts';
 import { landing as landingNumbers } from '../product/landing.ts';

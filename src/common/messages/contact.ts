@@ -1,6 +1,5 @@
 // The contact page's words.
-// Part of `messages` (messages.ts composes each group under its usual name); the web app
-// imports them from here, so a page downloads only the words it uses.
+// The server and the web app import them from here, so a page downloads only the words it uses.
 
 import { contact as contactDetails } from '../product/brand.ts';
 

@@ -1,7 +1,6 @@
 // The words of credits: the balance in the header, buying credits, the credit history. Apart from
 // billing's other words because every signed-in page shows the balance.
-// Part of `messages` (messages.ts composes each group under its usual name); the web app
-// imports them from here, so a page downloads only the words it uses.
+// The server and the web app import them from here, so a page downloads only the words it uses.
 
 import { costs } from '../product/credits.ts';
 import { plural } from './format.ts';

@@ -1,6 +1,5 @@
 // The emails the server sends.
-// Part of `messages` (messages.ts composes each group under its usual name); only the server
-// sends these.
+// Only the server sends these.
 
 import { brand, contact as contactDetails } from '../product/brand.ts';
 

@@ -1,4 +1,4 @@
-// Small helpers and phrases shared by several groups of messages (see messages.ts).
+// Small helpers and phrases shared by several groups of messages.
 
 import { photos } from '../product/photos.ts';
 

@@ -1,6 +1,5 @@
 // What the API answers when a request itself is wrong, whatever the feature.
-// Part of `messages` (messages.ts composes each group under its usual name); only the server
-// says these.
+// Only the server says these.
 
 /** `messages.http`: what the API answers when a request itself is wrong, whatever the feature. */
 export const httpMessages = {

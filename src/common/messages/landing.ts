@@ -1,5 +1,5 @@
-// The landing page's words. Part of `messages` (as `messages.landing`); the landing imports them
-// from here so it does not download the words of every other page.
+// The landing page's words, in a file of their own so the landing does not download the words of
+// every other page.
 
 import { brand } from '../product/brand.ts';
 import { landing as landingNumbers } from '../product/landing.ts';

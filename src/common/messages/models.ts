@@ -1,7 +1,6 @@
 // The words of the user's AI models: their training, the list, their statuses and settings. Apart
 // from the studio's other words because the pages that generate pictures name the models too.
-// Part of `messages` (messages.ts composes each group under its usual name); the web app
-// imports them from here, so a page downloads only the words it uses.
+// The server and the web app import them from here, so a page downloads only the words it uses.
 
 import { training as trainingNumbers } from '../product/training.ts';
 import { photoRange } from './format.ts';

@@ -1,4 +1,4 @@
-// Phrases the words of several features share (see messages.ts): the picture types and size an
+// Phrases the words of several features share: the picture types and size an
 // upload accepts, and billing's sentences that the studio and the quiz's offer say too. In a file
 // of their own, so a page that says one of them does not download another feature's words.
 

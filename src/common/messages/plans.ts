@@ -1,6 +1,6 @@
 // How a subscription plan is described on its card: on the landing's pricing section and the
-// plans page. Part of `messages.billing`; the landing imports these words from here so it does
-// not download the rest of billing's.
+// plans page. Apart from billing's other words so the landing does not
+// download the rest of them.
 
 /** Spread into `messages.billing`. */
 export const planCardMessages = {

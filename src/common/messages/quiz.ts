@@ -1,6 +1,5 @@
 // The quiz's words and its yearly offer.
-// Part of `messages` (messages.ts composes each group under its usual name); the web app
-// imports them from here, so a page downloads only the words it uses.
+// The server and the web app import them from here, so a page downloads only the words it uses.
 
 import { formatUsd } from '../product/money.ts';
 import { yearlyOffer } from '../product/plans.ts';

@@ -1,7 +1,6 @@
 // The words of the app's frame, which every page shows: the bars, the footer, page titles, the
-// error and loading states. Part of `messages` (messages.ts composes each group under its usual
-// name); the shell imports them from here so the first page load does not download the words of
-// every other page.
+// error and loading states. In a file of their own so the first page load does not download the
+// words of every other page.
 
 import { brand } from '../product/brand.ts';
 import { plural } from './format.ts';

@@ -1,7 +1,6 @@
 // The words of creating an AI model: guidelines, photos, their checks, gender, name, and the
 // previews made while it trains.
-// Part of `messages` (messages.ts composes each group under its usual name); the web app
-// imports them from here, so a page downloads only the words it uses.
+// The server and the web app import them from here, so a page downloads only the words it uses.
 
 import { costs } from '../product/credits.ts';
 import { photos } from '../product/photos.ts';

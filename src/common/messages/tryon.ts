@@ -1,6 +1,5 @@
 // Virtual try-on's words: the studio tab and the public page.
-// Part of `messages` (messages.ts composes each group under its usual name); the web app
-// imports them from here, so a page downloads only the words it uses.
+// The server and the web app import them from here, so a page downloads only the words it uses.
 
 import { costs } from '../product/credits.ts';
 import { photos } from '../product/photos.ts';

@@ -136,7 +136,7 @@ const generatedTab = `${routes.dashboard}?main=${dashboardQuery.defaultMain}&sub
  * - PublicLayout: landing, quiz, public try-on, 404.
  * - PlainLayout: auth screens, the static pages (terms, privacy, contact; the specification's
  *   "plain layout wrapper with the brand link for static pages") and payment returns.
- * - RequireAuth > AppLayout: the signed-in pages listed in `protectedRoutes` (product.ts).
+ * - RequireAuth > AppLayout: the signed-in pages listed in `protectedRoutes` (product/routes.ts).
  */
 export function AppRouter() {
   return (

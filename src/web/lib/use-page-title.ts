@@ -8,7 +8,7 @@ export interface PageTitleOptions {
 
 /**
  * Sets the tab title for the page that calls it: `usePageTitle('Pricing')` gives "Pricing" plus
- * the brand suffix from messages.ts. Each page names itself, so titles differ per route (screen
+ * the brand suffix from messages/shell.ts. Each page names itself, so titles differ per route (screen
  * readers announce them on navigation, and history entries stay findable).
  */
 export function usePageTitle(title: string, { exact = false }: PageTitleOptions = {}): void {

@@ -66,7 +66,7 @@ export type GenerationOutcome =
   | { status: 'blocked'; reference: string | null }
   /**
    * The engine refused or failed (the credit is refunded). `error` is the engine's own words, for
-   * the log; `reason`, when the engine writes in ours (messages.ts), is shown to the user, who is
+   * the log; `reason`, when the engine writes in ours (common/messages/), is shown to the user, who is
    * otherwise told the generation failed: a provider's wording is not for users.
    */
   | { status: 'failed'; error: string; reason?: string; reference: string | null };

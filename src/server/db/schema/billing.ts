@@ -39,7 +39,7 @@ export const creditLedger = pgTable(
 );
 
 /**
- * A checkout we started: what is bought is decided here (from product.ts), never by the browser.
+ * A checkout we started: what is bought is decided here (from product/plans.ts and product/credit-packs.ts), never by the browser.
  * With BILLING=local this row is the whole checkout; with Stripe it points at Stripe's session.
  */
 export const checkoutSessions = pgTable(

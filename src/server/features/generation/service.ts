@@ -50,13 +50,6 @@ import {
   type PageCursor,
 } from './repository.ts';
 
-const messages = {
-  bulk: bulkMessages,
-  catalog: catalogMessages,
-  generation: generationMessages,
-  models: modelsMessages,
-};
-
 /** What generation needs from the catalog and from the studio (their services). */
 export interface GenerationSources {
   enginePresets(ids?: readonly string[]): Promise<EnginePreset[]>;
@@ -174,9 +167,9 @@ export function createGenerationService(deps: GenerationServiceDeps) {
   async function readyModel(userId: string, modelId: string | null | undefined) {
     if (!modelId) return undefined;
     const model = await sources.ownModel(userId, modelId);
-    if (!model) throw new AppError('NOT_FOUND', messages.models.notFound);
+    if (!model) throw new AppError('NOT_FOUND', modelsMessages.notFound);
     if (model.status !== 'complete' || !model.weights)
-      throw new AppError('CONFLICT', messages.models.notReady);
+      throw new AppError('CONFLICT', modelsMessages.notReady);
     return model;
   }
 
@@ -202,7 +195,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
         { userId: owner, items: 'items', when: acceptOneCondition(kind) },
       );
       const separator = '\u0000';
-      const [before = '', after = ''] = messages.generation
+      const [before = '', after = ''] = generationMessages
         .customModelName(separator)
         .split(separator);
       const query = acceptOneSql({
@@ -261,9 +254,9 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     });
     if (!row) throw new Error('the accept statement answered no row');
     if (kind === 'custom') charge.checkTier(row, 'customPrompt');
-    if (!row.model) throw new AppError('NOT_FOUND', messages.models.notFound);
-    if (!row.model.ready) throw new AppError('CONFLICT', messages.models.notReady);
-    if (!row.preset_found) throw new AppError('NOT_FOUND', messages.catalog.modelNotFound);
+    if (!row.model) throw new AppError('NOT_FOUND', modelsMessages.notFound);
+    if (!row.model.ready) throw new AppError('CONFLICT', modelsMessages.notReady);
+    if (!row.preset_found) throw new AppError('NOT_FOUND', catalogMessages.modelNotFound);
     await charge.settle(userId, row);
     if (!row.generation) throw new Error('a paid generation was not inserted');
     const inserted = generationFromJson(row.generation);
@@ -280,7 +273,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     const [at, id] = Buffer.from(cursor, 'base64url').toString().split('|');
     const createdAt = new Date(at ?? '');
     if (!id || !/^[\w-]{1,64}$/.test(id) || Number.isNaN(createdAt.getTime()))
-      throw new AppError('BAD_REQUEST', messages.generation.invalidCursor);
+      throw new AppError('BAD_REQUEST', generationMessages.invalidCursor);
     return { createdAt, id };
   }
 
@@ -294,7 +287,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       request: { userModelId?: string | null | undefined; presetId?: string | null | undefined },
     ): Promise<Generation> {
       if (!request.userModelId || !request.presetId)
-        throw new AppError('BAD_REQUEST', messages.generation.missingInformation);
+        throw new AppError('BAD_REQUEST', generationMessages.missingInformation);
       return acceptOne('preset', userId, {
         modelId: request.userModelId,
         presetId: request.presetId,
@@ -311,8 +304,8 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       const prompt = request.prompt.trim();
       if (!prompt || !request.userModelId) {
         await deps.credits.checkTier(userId, 'customPrompt');
-        if (!prompt) throw new AppError('BAD_REQUEST', messages.generation.enterPrompt);
-        throw new AppError('BAD_REQUEST', messages.generation.selectModel);
+        if (!prompt) throw new AppError('BAD_REQUEST', generationMessages.enterPrompt);
+        throw new AppError('BAD_REQUEST', generationMessages.selectModel);
       }
       return acceptOne('custom', userId, { modelId: request.userModelId, prompt });
     },
@@ -328,28 +321,28 @@ export function createGenerationService(deps: GenerationServiceDeps) {
         request.kind === 'presets'
           ? [...new Set(request.presetIds)]
           : [...new Set(request.userModelIds)];
-      if (selected.length === 0) throw new AppError('BAD_REQUEST', messages.bulk.selectAtLeastOne);
+      if (selected.length === 0) throw new AppError('BAD_REQUEST', bulkMessages.selectAtLeastOne);
       let items: Item[];
       let label: string;
       if (request.kind === 'custom') {
         const prompt = request.prompt.trim();
-        if (!prompt) throw new AppError('BAD_REQUEST', messages.bulk.enterPrompt);
+        if (!prompt) throw new AppError('BAD_REQUEST', bulkMessages.enterPrompt);
         const models = await Promise.all(selected.map((id) => sources.ownModel(userId, id)));
         // Another user's model (or none) is not a failure to count: it does not exist here.
         if (models.some((model) => !model))
-          throw new AppError('NOT_FOUND', messages.models.notFound);
+          throw new AppError('NOT_FOUND', modelsMessages.notFound);
         items = models
           .filter((model): model is ModelSummary => model?.status === 'complete' && !!model.weights)
           .map((model) => ({
             userModelId: model.id,
             userModelName: model.name,
             presetId: null,
-            modelName: messages.generation.customModelName(model.name),
+            modelName: generationMessages.customModelName(model.name),
             promptText: prompt,
           }));
-        label = messages.bulk.jobLabel;
+        label = bulkMessages.jobLabel;
       } else {
-        if (!request.userModelId) throw new AppError('BAD_REQUEST', messages.bulk.chooseUserModel);
+        if (!request.userModelId) throw new AppError('BAD_REQUEST', bulkMessages.chooseUserModel);
         const model = (await readyModel(userId, request.userModelId))!;
         // The catalog answers in its own order; the job keeps the order selected.
         const found = new Map(
@@ -363,7 +356,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
           modelName: preset.displayName,
           promptText: null,
         }));
-        label = messages.bulk.presetJobLabel(presets.length, model.name);
+        label = bulkMessages.presetJobLabel(presets.length, model.name);
       }
       // The gate, the spend, the bulk job, its images and their jobs in one statement
       // (decision 051); the gate first: an empty selection passes it having cost nothing.
@@ -391,7 +384,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       });
       if (!answer) throw new Error('the bulk accept statement answered no row');
       await charge.settle(userId, answer);
-      if (rows.length === 0) throw new AppError('BAD_REQUEST', messages.bulk.noneQueued);
+      if (rows.length === 0) throw new AppError('BAD_REQUEST', bulkMessages.noneQueued);
       if (!answer.bulk_job) throw new Error('a paid bulk job was not inserted');
       const job = bulkJobFromJson(answer.bulk_job);
       await publishBulkJob(job);
@@ -424,7 +417,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
 
     async get(userId: string, id: string): Promise<Generation> {
       const row = await findGeneration(db, userId, id);
-      if (!row) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+      if (!row) throw new AppError('NOT_FOUND', generationMessages.detail.notFound);
       return toGeneration(row);
     },
 
@@ -432,13 +425,13 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     async imageKeyOf(userId: string, id: string): Promise<string> {
       const row = await findGeneration(db, userId, id);
       if (!row || row.status !== 'complete' || row.hasNsfwContent || !row.imageKey)
-        throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+        throw new AppError('NOT_FOUND', generationMessages.detail.notFound);
       return row.imageKey;
     },
 
     async markViewed(userId: string, id: string): Promise<Generation> {
       const row = await findGeneration(db, userId, id);
-      if (!row) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+      if (!row) throw new AppError('NOT_FOUND', generationMessages.detail.notFound);
       if (row.viewedAt) return toGeneration(row);
       const viewed = (await updateOwnGeneration(db, userId, id, { viewedAt: new Date() }))!;
       await publishUpdated([viewed]);
@@ -447,7 +440,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
 
     async setFavourite(userId: string, id: string, favourite: boolean): Promise<Generation> {
       const row = await updateOwnGeneration(db, userId, id, { favourite });
-      if (!row) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+      if (!row) throw new AppError('NOT_FOUND', generationMessages.detail.notFound);
       await publishUpdated([row]);
       return toGeneration(row);
     },
@@ -460,7 +453,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     async delete(userId: string, id: string): Promise<void> {
       await unitOfWork.run(async (tx, afterCommit) => {
         const row = await findGeneration(tx, userId, id);
-        if (!row) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+        if (!row) throw new AppError('NOT_FOUND', generationMessages.detail.notFound);
         await deleteGeneration(tx, userId, id);
         const job = row.bulkJobId
           ? await removeFromBulkJob(tx, row.bulkJobId, row.status)
@@ -501,7 +494,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
 
     async bulkJob(userId: string, id: string) {
       const job = await findBulkJob(db, userId, id);
-      if (!job) throw new AppError('NOT_FOUND', messages.bulk.notFound);
+      if (!job) throw new AppError('NOT_FOUND', bulkMessages.notFound);
       const rows = await listBulkGenerations(db, job.id);
       return { bulkJob: toBulkJob(job), generations: await Promise.all(rows.map(toGeneration)) };
     },
@@ -519,10 +512,10 @@ export function createGenerationService(deps: GenerationServiceDeps) {
         rows = await listSingleGenerations(db, userId, { limit: 500, filter: 'favourites' });
       } else if ('ids' in source) {
         rows = await listOwnGenerations(db, userId, source.ids);
-        if (rows.length === 0) throw new AppError('NOT_FOUND', messages.generation.detail.notFound);
+        if (rows.length === 0) throw new AppError('NOT_FOUND', generationMessages.detail.notFound);
       } else {
         const job = await findBulkJob(db, userId, source.bulkJobId);
-        if (!job) throw new AppError('NOT_FOUND', messages.bulk.notFound);
+        if (!job) throw new AppError('NOT_FOUND', bulkMessages.notFound);
         rows = await listBulkGenerations(db, job.id);
       }
       return rows.filter((row) => row.status === 'complete' && !row.hasNsfwContent && row.imageKey);
