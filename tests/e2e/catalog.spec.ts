@@ -376,6 +376,8 @@ test.describe('a catalog the operator has emptied', () => {
 });
 
 test('the dashboard passes an accessibility scan', async ({ page }) => {
+  // Three pages scanned, each after its pictures: past 30 s on a loaded machine.
+  test.setTimeout(120_000);
   await signUpInBrowser(page);
   await page.goto('/dashboard');
   await expect(categoryToggle(page, 'Fashion')).toBeVisible();
@@ -412,6 +414,8 @@ test.describe('on a phone', () => {
 });
 
 test('screenshots of the studio pages at 390 and 1280 px', async ({ page }) => {
+  // Several pages at two widths: past 30 s on a loaded machine.
+  test.setTimeout(120_000);
   await signUpInBrowser(page);
   await mkdir(screenshotDir, { recursive: true });
   const id = await firstPresetId(page, 'professional');

@@ -491,12 +491,17 @@ test('with reduced motion the page holds still and shows final states', async ({
 });
 
 test('the landing page passes an accessibility scan', async ({ page }) => {
+  // A scroll through the whole page, waiting at each stop for its pictures: past 30 s on a loaded
+  // machine (both attempts timed out in one CI run).
+  test.setTimeout(120_000);
   await page.goto('/');
   await expectAllPicturesLoaded(page);
   await expectNoSeriousA11yViolations(page);
 });
 
 test('screenshots of the landing page at 390 and 1280 px', async ({ page }) => {
+  // Two widths, each scrolled through for its pictures (see the accessibility scan).
+  test.setTimeout(120_000);
   // Reduced motion: the screenshot shows every section in its settled state.
   await page.emulateMedia({ reducedMotion: 'reduce' });
   for (const width of [390, 1280]) {
