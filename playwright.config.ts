@@ -33,11 +33,21 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     baseURL,
-    trace: 'retain-on-failure',
+    // Still pages: the app honours reduced motion everywhere (styles.css), and with it the
+    // shimmer, spinners and marquees stop repainting at 60 frames a second while a test waits.
+    // Tests of motion itself (the landing page's carousels) ask for it back.
+    reducedMotion: 'reduce',
+    // A trace records a screencast of every frame: kept for every first attempt it cost about as
+    // much CPU as the pages themselves. The retry of a failed test records one.
+    trace: 'on-first-retry',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
       args: chromiumArgs,
+      // Playwright asks for GPU rasterization through SwiftShader (for WebGL, which no page
+      // here uses): with no GPU that rasterizes every frame in an emulated GPU process. Plain
+      // software rasterization paints the same pages for less CPU.
+      ignoreDefaultArgs: ['--enable-gpu-rasterization', '--enable-unsafe-swiftshader'],
     },
   },
   // Desktop only; tests that need a phone set `test.use({ viewport: { width: 390, ... } })`

@@ -43,12 +43,26 @@ async function expectAllPicturesLoaded(page: Page) {
 }
 
 /**
- * Stops the page's fake clock (a second on, so the moment is not already past), so each
- * `runFor` moves exactly that far; otherwise real time keeps flowing between the test's steps.
+ * For the tests of the page's motion (the config asks for reduced motion, in which the page holds
+ * still): motion back on, and the page's fake clock, which runs until `holdClock`.
+ */
+async function withMotion(page: Page) {
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await page.clock.install();
+}
+
+/**
+ * Stops the page's fake clock, so each `runFor` moves exactly that far; otherwise real time keeps
+ * flowing between the test's steps. Called once the page's data is there (its queries report
+ * through timers) and before a section is scrolled into view (its motion starts in view).
+ * `pauseAt` must name a moment still ahead of the page's clock, which a busy machine can pass
+ * between reading the clock and pausing it: then it is read again.
  */
 async function holdClock(page: Page) {
-  const now = await page.evaluate(() => Date.now());
-  await page.clock.pauseAt(now + 1000);
+  await expect(async () => {
+    const now = await page.evaluate(() => Date.now());
+    await page.clock.pauseAt(now + 1000);
+  }).toPass();
 }
 
 test('every section of the landing page renders with the seeded pictures', async ({ page }) => {
@@ -174,12 +188,13 @@ test('the top bar Pricing link lands on the pricing section', async ({ page }) =
 });
 
 test('the examples carousel advances by itself every 6 seconds', async ({ page }) => {
-  await page.clock.install();
+  await withMotion(page);
   await page.goto('/');
   const examples = section(page, 'Made with Likeness');
-  await examples.scrollIntoViewIfNeeded();
   const selected = examples.getByRole('tab', { selected: true });
   await expect(selected).toHaveText('Professional');
+  await holdClock(page);
+  await examples.scrollIntoViewIfNeeded();
   await expect(examples.getByTestId('examples-progress')).toBeVisible();
 
   await page.clock.runFor(6000);
@@ -193,11 +208,12 @@ test('the examples carousel advances by itself every 6 seconds', async ({ page }
 });
 
 test('picking a carousel category by hand stops the auto-advance', async ({ page }) => {
-  await page.clock.install();
+  await withMotion(page);
   await page.goto('/');
   const examples = section(page, 'Made with Likeness');
-  await examples.scrollIntoViewIfNeeded();
   await expect(examples.getByRole('tab', { selected: true })).toHaveText('Professional');
+  await holdClock(page);
+  await examples.scrollIntoViewIfNeeded();
 
   await examples.getByRole('tab', { name: 'Fashion' }).click();
   await expect(examples.getByRole('tab', { selected: true })).toHaveText('Fashion');
@@ -213,11 +229,12 @@ test('picking a carousel category by hand stops the auto-advance', async ({ page
 });
 
 test('the style showcase rotates its category tabs', async ({ page }) => {
-  await page.clock.install();
+  await withMotion(page);
   await page.goto('/');
   const showcase = section(page, 'Choose your style');
-  await showcase.scrollIntoViewIfNeeded();
   await expect(showcase.getByRole('tab', { selected: true })).toContainText('Professional');
+  await holdClock(page);
+  await showcase.scrollIntoViewIfNeeded();
   // It starts once in view: the progress line under the tab says it is running.
   await expect(showcase.getByTestId('showcase-progress')).toBeVisible();
   await page.clock.runFor(6000);
@@ -226,9 +243,11 @@ test('the style showcase rotates its category tabs', async ({ page }) => {
 });
 
 test('picking a showcase category by hand stops its tabs from rotating', async ({ page }) => {
-  await page.clock.install();
+  await withMotion(page);
   await page.goto('/');
   const showcase = section(page, 'Choose your style');
+  await expect(showcase.getByRole('tab', { selected: true })).toContainText('Professional');
+  await holdClock(page);
   await showcase.scrollIntoViewIfNeeded();
   await expect(showcase.getByTestId('showcase-progress')).toBeVisible();
   await showcase.getByRole('tab', { name: /Classy/ }).click();
@@ -239,6 +258,7 @@ test('picking a showcase category by hand stops its tabs from rotating', async (
 });
 
 test('the showcase row stops under the pointer and moves on when it leaves', async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
   await page.goto('/');
   const marquee = section(page, 'Choose your style').getByTestId('preset-marquee');
   await marquee.scrollIntoViewIfNeeded();
@@ -260,7 +280,7 @@ test('the showcase row stops under the pointer and moves on when it leaves', asy
 });
 
 test('the hero preview moves on to other looks every 6 seconds', async ({ page }) => {
-  await page.clock.install();
+  await withMotion(page);
   await page.goto('/');
   const preview = page.getByRole('group', { name: 'A preview of the style presets' });
   const looks = () =>
@@ -275,7 +295,7 @@ test('the hero preview moves on to other looks every 6 seconds', async ({ page }
 });
 
 test('the step-3 picture changes every 2 seconds among 4', async ({ page }) => {
-  await page.clock.install();
+  await withMotion(page);
   await page.goto('/');
   const shown = page.getByTestId('step-three-images').locator('img[data-active]');
   await expect(shown).toHaveCount(1);
@@ -296,7 +316,7 @@ test('the step-3 picture changes every 2 seconds among 4', async ({ page }) => {
 test('the prompt demo types the first prompt, then shows the generated picture', async ({
   page,
 }) => {
-  await page.clock.install();
+  await withMotion(page);
   await page.goto('/');
   await holdClock(page);
   const demo = page.getByTestId('prompt-demo');
@@ -411,16 +431,17 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test('the examples carousel shows 2 cards per view and scrolls to the rest', async ({ page }) => {
-    await page.clock.install();
+    await withMotion(page);
     await page.goto('/');
     const looks = await professionalLooks(page);
     expect(looks.length).toBeGreaterThan(4);
     const examples = section(page, 'Made with Likeness');
     const panel = examples.getByRole('tabpanel');
     const cards = panel.getByTestId('example-card');
-    await cards.first().scrollIntoViewIfNeeded();
     // Every look of the category is there, two at a time, none wider than 320 px.
     await expect(cards).toHaveText(looks);
+    await holdClock(page);
+    await cards.first().scrollIntoViewIfNeeded();
     await expect.poll(() => examplesInView(panel)).toEqual(looks.slice(0, 2));
     for (const card of await cards.all()) {
       expect((await card.boundingBox())!.width).toBeLessThanOrEqual(320);
