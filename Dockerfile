@@ -10,8 +10,11 @@ RUN npm ci --no-audit --no-fund
 COPY . .
 # The web app (Vite) and the server (esbuild, decision 029) compiled into dist/; the image then
 # runs plain JavaScript and keeps no build tools (tsx, esbuild, Vite are dev dependencies).
+# The default pack's pictures are encoded into node_modules/.cache (decision 052), so each new
+# database's first start fills the catalog without encoding them.
 RUN npx vite build --logLevel warn \
  && node scripts/build-server.mjs \
+ && node dist/server/content.mjs prepare \
  && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:22-bookworm-slim

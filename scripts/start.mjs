@@ -56,4 +56,16 @@ if (serverBuildIsStale()) {
   await buildServer();
 }
 
+// The default content pack's pictures, encoded into the picture cache once per installation
+// (decision 052), so the first start on a fresh database fills the catalog in seconds. Quick when
+// the cache has them; skipped where the start will not seed.
+const seeds =
+  !['false', '0'].includes(process.env.SEED_CONTENT ?? '') && process.env.ROLE !== 'worker';
+if (seeds) {
+  const prepared = spawnSync(process.execPath, ['dist/server/content.mjs', 'prepare'], {
+    stdio: 'inherit',
+  });
+  if (prepared.status !== 0) process.exit(prepared.status ?? 1);
+}
+
 if (!process.argv.includes('--build-only')) await import('../dist/server/main.mjs');

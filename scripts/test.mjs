@@ -98,6 +98,7 @@ const databaseFreeTests = [
   'src/server/features/billing/billing-config.test.ts',
   'src/server/features/events/event-bus.test.ts',
   'src/server/features/auth/session-cache.test.ts',
+  'src/server/features/catalog/picture-cache.test.ts',
 ];
 const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
 

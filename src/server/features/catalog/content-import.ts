@@ -7,7 +7,7 @@ import { presetSceneSchema } from '../../../common/api/scene.ts';
 import { catalog } from '../../../common/product/catalog.ts';
 import type { Database } from '../../db/client.ts';
 import type { CatalogAdminService } from './admin-service.ts';
-import { imageId, inspectUpload } from './images.ts';
+import { type EncodedImage, encodeImage, type ImageSource, inspectUpload } from './images.ts';
 import * as repo from './repository.ts';
 
 /**
@@ -133,8 +133,21 @@ export async function readContentFolder(folder: string) {
   return { manifest, pictures };
 }
 
+/**
+ * Adds a pack to the catalog. `encode` makes each picture's files (a `cachedEncoder` reads them
+ * from its cache); each picture is encoded once, for both the check whether the catalog has it
+ * and the storing.
+ */
 export async function importContent(
-  { db, admin }: { db: Database; admin: CatalogAdminService },
+  {
+    db,
+    admin,
+    encode = encodeImage,
+  }: {
+    db: Database;
+    admin: CatalogAdminService;
+    encode?: (bytes: Buffer) => Promise<EncodedImage>;
+  },
   { manifest, pictures }: { manifest: ContentManifest; pictures: Map<string, Buffer> },
 ): Promise<ImportReport> {
   const report: ImportReport = {
@@ -144,7 +157,13 @@ export async function importContent(
     examplePhotos: { added: 0, skipped: 0 },
     quizImages: { added: 0, skipped: 0 },
   };
-  const bytesOf = (name: string) => ({ bytes: pictures.get(name)! });
+  const encodings = new Map<string, Promise<EncodedImage>>();
+  const sourceOf = async (name: string): Promise<ImageSource & { encoded: EncodedImage }> => {
+    const bytes = pictures.get(name)!;
+    let encoding = encodings.get(name);
+    if (!encoding) encodings.set(name, (encoding = encode(bytes)));
+    return { bytes, encoded: await encoding };
+  };
 
   for (const category of manifest.categories) {
     const { manualId, ...fields } = category;
@@ -172,41 +191,39 @@ export async function importContent(
       ),
     );
     if (featuredImage) {
-      const id = await imageId(bytesOf(featuredImage));
-      if (saved.featuredImage?.id !== id) {
-        await admin.addPresetImage(saved.id, bytesOf(featuredImage), 'featured');
+      const source = await sourceOf(featuredImage);
+      if (saved.featuredImage?.id !== source.encoded.id) {
+        await admin.addPresetImage(saved.id, source, 'featured');
         report.presetImages++;
       }
-      has.add(id);
+      has.add(source.encoded.id);
     }
     for (const name of additionalImages) {
-      const id = await imageId(bytesOf(name));
-      if (has.has(id)) continue;
-      await admin.addPresetImage(saved.id, bytesOf(name), 'additional');
-      has.add(id);
+      const source = await sourceOf(name);
+      if (has.has(source.encoded.id)) continue;
+      await admin.addPresetImage(saved.id, source, 'additional');
+      has.add(source.encoded.id);
       report.presetImages++;
     }
   }
 
-  for (const photo of manifest.examplePhotos) {
-    const id = await imageId(bytesOf(photo.image));
-    if (await repo.findExamplePhotoByImage(db, id)) {
+  for (const { image, ...fields } of manifest.examplePhotos) {
+    const source = await sourceOf(image);
+    if (await repo.findExamplePhotoByImage(db, source.encoded.id)) {
       report.examplePhotos.skipped++;
       continue;
     }
-    const { image, ...fields } = photo;
-    await admin.addExamplePhoto(bytesOf(image), fields);
+    await admin.addExamplePhoto(source, fields);
     report.examplePhotos.added++;
   }
 
-  for (const quizImage of manifest.quizImages) {
-    const id = await imageId(bytesOf(quizImage.image));
-    if (await repo.findQuizImageByImage(db, id)) {
+  for (const { image, ...fields } of manifest.quizImages) {
+    const source = await sourceOf(image);
+    if (await repo.findQuizImageByImage(db, source.encoded.id)) {
       report.quizImages.skipped++;
       continue;
     }
-    const { image, ...fields } = quizImage;
-    await admin.addQuizImage(bytesOf(image), fields);
+    await admin.addQuizImage(source, fields);
     report.quizImages.added++;
   }
   return report;

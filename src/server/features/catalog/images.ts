@@ -29,6 +29,14 @@ interface RawImage {
 
 export interface ImageSource {
   bytes: Buffer;
+  /** The same bytes already encoded (by a content import, from its picture cache). */
+  encoded?: EncodedImage;
+}
+
+/** A picture decoded and encoded at every width it is served at, not yet stored. */
+export interface EncodedImage {
+  id: string;
+  variants: { width: number; height: number; data: Buffer }[];
 }
 
 const acceptedFormats = new Set(['jpeg', 'png', 'webp']);
@@ -76,30 +84,53 @@ export function variantWidths(width: number): number[] {
 }
 
 /**
- * Decodes once (EXIF-rotated, shrunk to the largest width), then writes each WebP variant under
- * `catalog/<folder...>/<hash>-<width>.webp`. If any write fails, the ones made are removed.
+ * Decodes once (EXIF-rotated, shrunk to the largest width), then encodes each WebP variant.
+ * Unreadable data fails here, before anything is stored.
+ */
+export async function encodeImage(bytes: Buffer): Promise<EncodedImage> {
+  const decoded = await decode(bytes);
+  const variants: EncodedImage['variants'] = [];
+  for (const width of variantWidths(decoded.width)) {
+    const { data, info } = await sharp(decoded.data, {
+      raw: { width: decoded.width, height: decoded.height, channels: decoded.channels },
+    })
+      .resize({ width, withoutEnlargement: true })
+      .webp(webp)
+      .toBuffer({ resolveWithObject: true });
+    variants.push({ width: info.width, height: info.height, data });
+  }
+  return { id: hashOf(decoded), variants };
+}
+
+/**
+ * What makes a picture's encoding: its bytes and how variants are made. Two sources with the same
+ * key encode to the same files, so an encoding can be kept under it (the picture cache).
+ */
+export function encodingKey(bytes: Buffer): string {
+  return createHash('sha256')
+    .update(`${pipelineVersion}-e${webp.effort}-w${catalog.imageWidths.join(',')}-`)
+    .update(bytes)
+    .digest('hex');
+}
+
+/**
+ * Stores a picture's variants under `catalog/<folder...>/<id>-<width>.webp` (encoding it first
+ * unless the source comes encoded). If any write fails, the ones made are removed.
  */
 export async function storeImage(
   storage: Storage,
   folder: string[],
   source: ImageSource,
 ): Promise<StoredImage> {
-  const decoded = await decode(source);
-  const id = hashOf(decoded);
+  const { id, variants: encoded } = source.encoded ?? (await encodeImage(source.bytes));
   const written: string[] = [];
   try {
     const variants: StoredImageVariant[] = [];
-    for (const width of variantWidths(decoded.width)) {
-      const { data, info } = await sharp(decoded.data, {
-        raw: { width: decoded.width, height: decoded.height, channels: decoded.channels },
-      })
-        .resize({ width, withoutEnlargement: true })
-        .webp(webp)
-        .toBuffer({ resolveWithObject: true });
-      const key = storageKey(rootFolder, ...folder, `${id}-${info.width}.webp`);
+    for (const { width, height, data } of encoded) {
+      const key = storageKey(rootFolder, ...folder, `${id}-${width}.webp`);
       await storage.put(key, data, 'image/webp');
       written.push(key);
-      variants.push({ key, width: info.width, height: info.height, bytes: data.length });
+      variants.push({ key, width, height, bytes: data.length });
     }
     const largest = variants[variants.length - 1]!;
     return { id, width: largest.width, height: largest.height, variants };
@@ -107,14 +138,6 @@ export async function storeImage(
     await Promise.all(written.map((key) => storage.delete(key).catch(() => {})));
     throw error;
   }
-}
-
-/**
- * The id a picture gets when stored: a hash of its decoded pixels and of how its files are made.
- * The same picture uploaded twice has the same id, which lets an import skip it.
- */
-export async function imageId(source: ImageSource) {
-  return hashOf(await decode(source));
 }
 
 function hashOf(decoded: RawImage): string {
@@ -125,9 +148,9 @@ function hashOf(decoded: RawImage): string {
     .slice(0, 20);
 }
 
-async function decode(source: ImageSource): Promise<RawImage> {
+async function decode(bytes: Buffer): Promise<RawImage> {
   const maxWidth = Math.max(...catalog.imageWidths);
-  const input = sharp(source.bytes, { limitInputPixels: catalog.maxPixels, failOn: 'error' });
+  const input = sharp(bytes, { limitInputPixels: catalog.maxPixels, failOn: 'error' });
   try {
     const { data, info } = await input
       .rotate()

@@ -4,6 +4,7 @@ import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { createCatalogAdminService } from './admin-service.ts';
 import { type ContentManifest, importContent, readContentFolder } from './content-import.ts';
+import { cachedEncoder, defaultPictureCacheDir } from './picture-cache.ts';
 import * as repo from './repository.ts';
 
 /** The default content pack, made by `npm run content:build` (scripts/content/build.ts). */
@@ -17,6 +18,8 @@ export interface SeedOptions {
   logger?: FastifyBaseLogger;
   /** A content pack folder (manifest.json and its pictures); the default pack when omitted. */
   contentDir?: string;
+  /** Where encoded pictures are kept between seeds (see picture-cache.ts). */
+  pictureCacheDir?: string;
 }
 
 export interface SeedReport {
@@ -60,7 +63,14 @@ export async function seedDefaultContent(options: SeedOptions): Promise<SeedRepo
       const manifest = onlySections(pack.manifest, sections);
       // The admin service's own transactions become savepoints of this one.
       const admin = createCatalogAdminService({ db: tx as Database, storage: stored.storage });
-      const imported = await importContent({ db: tx as Database, admin }, { ...pack, manifest });
+      const encode = cachedEncoder(
+        options.pictureCacheDir ?? defaultPictureCacheDir,
+        options.logger,
+      );
+      const imported = await importContent(
+        { db: tx as Database, admin, encode },
+        { ...pack, manifest },
+      );
       return {
         ...empty,
         categories: imported.categories.created,
