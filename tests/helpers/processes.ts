@@ -128,11 +128,17 @@ export async function waitUntilReady(proc: Proc): Promise<void> {
   // Handled here so the exit at the end of the test is not an unhandled rejection.
   exitedEarly.catch(() => {});
   await Promise.race([
-    until(`${proc.name} /readyz`, async () => {
-      const response = await fetch(`${proc.url}/readyz`);
-      // Only while the child is alive is the answer its own, not another listener's.
-      return response.status === 200 && proc.child.exitCode === null ? true : undefined;
-    }),
+    until(
+      `${proc.name} /readyz`,
+      async () => {
+        const response = await fetch(`${proc.url}/readyz`);
+        // Only while the child is alive is the answer its own, not another listener's.
+        return response.status === 200 && proc.child.exitCode === null ? true : undefined;
+      },
+      // Four processes starting from the sources at once, beside the browser tests, took over
+      // 60 s to answer in a full CI run.
+      180_000,
+    ),
     exitedEarly,
   ]);
 }
