@@ -58,14 +58,15 @@ if (serverBuildIsStale()) {
 
 // The default content pack's pictures, encoded into the picture cache once per installation
 // (decision 052), so the first start on a fresh database fills the catalog in seconds. Quick when
-// the cache has them; skipped where the start will not seed.
+// the cache has them; skipped where the start will not seed. A failure only costs the encoding at
+// the seed (which logs its own errors): content is never worth an outage.
 const seeds =
   !['false', '0'].includes(process.env.SEED_CONTENT ?? '') && process.env.ROLE !== 'worker';
 if (seeds) {
   const prepared = spawnSync(process.execPath, ['dist/server/content.mjs', 'prepare'], {
     stdio: 'inherit',
   });
-  if (prepared.status !== 0) process.exit(prepared.status ?? 1);
+  if (prepared.status !== 0) console.log('The picture cache was not prepared; starting anyway.');
 }
 
 if (!process.argv.includes('--build-only')) await import('../dist/server/main.mjs');

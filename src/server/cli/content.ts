@@ -38,11 +38,11 @@ async function prepare(directory: string) {
   const started = performance.now();
   // Where the cache cannot be written (a read-only install), encoding here would be work lost.
   const writable = await mkdir(defaultPictureCacheDir, { recursive: true })
+    .then(() => access(defaultPictureCacheDir, constants.W_OK))
     .then(
-      () => access(defaultPictureCacheDir, constants.W_OK).then(() => true),
+      () => true,
       () => false,
-    )
-    .catch(() => false);
+    );
   if (!writable) {
     console.log(`The picture cache (${defaultPictureCacheDir}) cannot be written; not prepared.`);
     return;
