@@ -20,15 +20,16 @@ const firstLine = (text = '') => stripVTControlCharacters(text).split('\n')[0].s
 mkdirSync('.tmp', { recursive: true });
 
 /**
- * Runs a command with its output kept in `log` (a stage's); answers its exit status, or reports
- * `failure` under `name` when it fails.
+ * Runs a command in `env` (its whole environment, not additions: the PGlite stage must not
+ * inherit TEST_DATABASE_URL) with its output kept in `log` (a stage's); answers its exit status,
+ * or reports `failure` under `name` when it fails.
  */
-function run(log, name, command, args, env = {}) {
+function run(log, name, command, args, env = process.env) {
   log.push(`\n━━ ${name} ━━\n`);
   const started = performance.now();
   const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, ...env },
+    env,
   });
   for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => log.push(chunk));
   return new Promise((resolve) =>
@@ -171,9 +172,7 @@ const stages = {
       'browser tests (Chromium)',
       'npx',
       ['playwright', 'test', '--reporter=list,json'],
-      {
-        PLAYWRIGHT_JSON_OUTPUT_NAME: '.tmp/playwright-results.json',
-      },
+      { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: '.tmp/playwright-results.json' },
     );
     countPlaywright('.tmp/playwright-results.json');
   },
@@ -212,7 +211,7 @@ const stages = {
         `benchmark smoke run: ${name}`,
         'node',
         ['scripts/bench.mjs', name],
-        smoke,
+        { ...process.env, ...smoke },
       );
       if (status === 0) totals.passed += 1;
       else {
@@ -231,11 +230,13 @@ const stages = {
  * the machine's load reach 11 and tests with deadlines fail. Measured again with test files
  * sharing their processes (decision 044): two lanes took 21.6 min; three ([check, api], [e2e],
  * [postgres, bench]) had not finished the PGlite stage after 22 min, the browser stage alone
- * taking 20.6.
+ * taking 20.6. Since the PGlite stage really runs on PGlite (until 2026-11-27 it inherited
+ * TEST_DATABASE_URL and ran every test on Postgres, the multi-process ones included), it takes 8
+ * min alone, so the browser stage, the longest, shares its lane only with the benchmarks.
  */
 const lanes = [
-  ['check', 'api', 'bench'],
-  ['e2e', 'postgres'],
+  ['check', 'api', 'postgres'],
+  ['e2e', 'bench'],
 ];
 
 /** Runs a stage with its output kept, then prints it whole with the time it took. */
