@@ -101,7 +101,9 @@ const databaseFreeTests = [
   'src/server/features/auth/session-cache.test.ts',
   'src/server/features/catalog/picture-cache.test.ts',
 ];
-const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
+// The vitest stages' child processes (web, worker, the operator commands) run the build made
+// below, as production does (tests/helpers/processes.ts).
+const { TEST_DATABASE_URL, ...withoutPostgres } = { ...process.env, TEST_SERVER_BUILD: 'dist' };
 
 /**
  * One vitest run, its output kept in the stage's log: when the run fails with no failed test (an
@@ -160,7 +162,7 @@ const stages = {
       log,
       'Postgres',
       'API tests on Postgres',
-      { ...process.env, TEST_DATABASE_URL },
+      { ...withoutPostgres, TEST_DATABASE_URL },
       databaseFreeTests.map((glob) => `--exclude=${glob}`),
     );
   },

@@ -10,7 +10,8 @@ import { uniqueEmail } from './users.ts';
 
 /**
  * Separate web and worker processes on one Postgres, as production runs them (multi-process and
- * scale-out tests). Each process is `node --import tsx src/server/main.ts` with its own port.
+ * scale-out tests). Each process is the server's entry point (see `nodeArguments`) with its own
+ * port.
  */
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -54,13 +55,31 @@ export async function freePort(): Promise<number> {
   }
 }
 
+/**
+ * The server's entry points and their build (scripts/build-server.mjs). `npm test` builds first
+ * and sets TEST_SERVER_BUILD=dist, so its child processes run what production runs, and each
+ * starts in half the time and CPU it takes through tsx (5 s against 11 s to /readyz on a busy
+ * two-core machine). A bare `vitest` run (no build assumed) runs the sources.
+ */
+const builtEntryPoints: Record<string, string> = {
+  'src/server/main.ts': 'dist/server/main.mjs',
+  'src/server/cli/admin.ts': 'dist/server/admin.mjs',
+  'src/server/cli/content.ts': 'dist/server/content.mjs',
+};
+
+/** Node's arguments to run `script` (a path from the repository's root). */
+export function nodeArguments(script: string): string[] {
+  const built = process.env.TEST_SERVER_BUILD === 'dist' ? builtEntryPoints[script] : undefined;
+  return built ? [built] : ['--import', 'tsx', script];
+}
+
 export function spawnNode(
   name: string,
   script: string,
   env: Record<string, string>,
   args: string[] = [],
 ): { child: ChildProcess; output: string[]; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, [...nodeArguments(script), ...args], {
     cwd: repoRoot,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.tmpdir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,6 +13,7 @@ import {
   usesPostgres,
 } from '../../../../tests/helpers/test-app.ts';
 import { sessionHeaders, signUp } from '../../../../tests/helpers/users.ts';
+import { nodeArguments } from '../../../../tests/helpers/processes.ts';
 
 // The operator commands run as their own processes against the app's data, as an operator
 // would run them: the app is stopped first when the database is the embedded one.
@@ -33,7 +34,7 @@ async function cli(script: 'admin' | 'content', ...args: string[]) {
   try {
     const { stdout, stderr } = await run(
       process.execPath,
-      ['--import', 'tsx', `src/server/cli/${script}.ts`, ...args],
+      [...nodeArguments(`src/server/cli/${script}.ts`), ...args],
       { cwd: root, env, timeout: 120_000 },
     );
     return { code: 0, stdout, stderr };
