@@ -7,6 +7,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { type Config, loadConfig } from '../../src/server/config.ts';
 import { openDatabase } from '../../src/server/db/client.ts';
+import { openAnalysis } from '../../src/server/images/analysis.ts';
 import { type Running, start } from '../../src/server/runtime.ts';
 
 /**
@@ -62,6 +63,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config.database.embeddedDir = 'memory://';
     config.database.embeddedTemplate = await migratedEmbeddedDatabase();
   }
+  holdAnalysis(config.analysisThreads);
   const running = await start(config, pino({ level: 'silent' }), {
     listen: options.listen ?? false,
   });
@@ -77,6 +79,25 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       if (ownsDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One use of the image analysis held for the whole test process, so its threads and their loaded
+ * models outlive each app. Without it every app's stop stops them, and the next app (the next
+ * file: a test process runs many, vitest.config.ts) starts a thread and loads its models again,
+ * about 2.5 s of CPU each time. A test of the analysis's own lifecycle lets it go first
+ * (`releaseHeldAnalysis`). The threads are unref'd: they never keep the process alive.
+ */
+let heldAnalysis: { close(): Promise<void> } | undefined;
+
+function holdAnalysis(threads: number): void {
+  heldAnalysis ??= openAnalysis({ threads });
+}
+
+export async function releaseHeldAnalysis(): Promise<void> {
+  const held = heldAnalysis;
+  heldAnalysis = undefined;
+  await held?.close();
 }
 
 let migratedDump: Promise<Blob> | undefined;
