@@ -234,11 +234,13 @@ const stages = {
  * [postgres, bench]) had not finished the PGlite stage after 22 min, the browser stage alone
  * taking 20.6. Since the PGlite stage really runs on PGlite (until 2026-11-27 it inherited
  * TEST_DATABASE_URL and ran every test on Postgres, the multi-process ones included), it takes 8
- * min alone, so the browser stage, the longest, shares its lane only with the benchmarks.
+ * min alone. The browser stage keeps under one core busy (its tests wait on the server's jobs and
+ * the browser) and is the longest, so it shares its lane with the Postgres stage and the
+ * benchmarks go after the PGlite stage.
  */
 const lanes = [
-  ['check', 'api', 'postgres'],
-  ['e2e', 'bench'],
+  ['check', 'api', 'bench'],
+  ['e2e', 'postgres'],
 ];
 
 /** Runs a stage with its output kept, then prints it whole with the time it took. */
