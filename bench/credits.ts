@@ -9,7 +9,8 @@
 //   - spend, one user: every caller spends from the same balance (one hot row, serialised by
 //     its row lock, which is what keeps the balance from going negative);
 //   - spend, repeated reference: a retried spend (the unique (reason, reference) answers "duplicate").
-// Writes bench/results/credits.md.
+// BENCH_WARM_UP=false skips the 1 s warm-up before each scenario (npm test's smoke run, whose
+// figures are not read). Writes bench/results/credits.md.
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { sql } from 'drizzle-orm';
@@ -19,6 +20,7 @@ import { subscriptions, user } from '../src/server/db/schema/index.ts';
 import { grant, spend } from '../src/server/features/billing/ledger.ts';
 import { ledgerSum } from '../src/server/features/billing/ledger-repository.ts';
 import { writeResults } from './support/results.ts';
+import { afterWarmUp, warmUpEnabled } from './support/warm-up.ts';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 if (!adminUrl) {
@@ -76,7 +78,7 @@ try {
   await db.transaction((tx) => spend(tx, users[0]!, 1, 'generation', 'bench-repeated'));
 
   async function run(scenario: string, operation: (worker: number, n: number) => Promise<unknown>) {
-    const warmupEnd = Date.now() + 1000;
+    const warmupEnd = Date.now() + (warmUpEnabled ? 1000 : 0);
     const end = warmupEnd + seconds * 1000;
     const latencies: number[] = [];
     let counter = 0;
@@ -147,7 +149,7 @@ const report = `# Credit spends per second
 Run ${new Date().toISOString()} with \`node --import tsx bench/credits.ts\`: Postgres ${serverVersion ?? '?'}
 on the same machine (${os.cpus().length} CPU cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}), Node
 ${process.version}, ${concurrency} concurrent callers on a pool of ${concurrency} connections,
-${seconds} s per scenario after a 1 s warm-up. Load average when it ended: ${os
+${seconds} s per scenario ${afterWarmUp('a 1 s warm-up')}. Load average when it ended: ${os
   .loadavg()
   .map((n) => n.toFixed(1))
   .join(', ')} (a shared machine: compare rows of one run, not runs).

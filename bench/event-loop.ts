@@ -8,6 +8,9 @@
 //   BENCH_ROUNDS=3      times the 12 photos are validated per configuration (all rounds' lag
 //                       counts; the median round's time is reported)
 //   BENCH_THREADS=0,1,2 the configurations (0 = on the event loop)
+//   BENCH_PHOTOS=12     the first N of the 12 photos (npm test's smoke run takes 3: the large
+//                       one, a-01, a copy of its shot, and a-02, so a round still has both
+//                       verdicts, passed and sameShot)
 //
 // Each configuration runs in a child process of its own (this file with --child), so one's
 // models and heaps do not weigh on the next one's memory. A child does what a ROLE=all process
@@ -23,22 +26,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { defaultNsfwThreshold } from '../src/server/config.ts';
-import {
-  analyzePhoto,
-  classifyNsfw,
-  findSmallFaces,
-  openAnalysis,
-  varietyScore,
-  warmUpAnalysis,
-} from '../src/server/images/analysis.ts';
-import {
-  foundOnlySmallFace,
-  judgePhoto,
-  primaryFace,
-  sameShotCopies,
-  varietyRules,
-} from '../src/server/images/photo-checks.ts';
 import { machine, writeResults } from './support/results.ts';
 
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
@@ -53,7 +40,7 @@ const photoFiles = [
   'tests/fixtures/photos/quality/large-12mp.jpg',
   ...Array.from({ length: 8 }, (_, i) => `assets/seed/person-a/a-0${i + 1}.jpg`),
   ...['a-09', 'a-10', 'a-11'].map((name) => `tests/fixtures/photos/person-a/${name}.jpg`),
-];
+].slice(0, Math.max(1, Number(process.env.BENCH_PHOTOS ?? 12)));
 
 interface Lag {
   p50Ms: number;
@@ -85,6 +72,13 @@ function lagOf(histogram: ReturnType<typeof monitorEventLoopDelay>): Lag {
 }
 
 async function child(threads: number): Promise<void> {
+  // Imported here, not at the top: only the children analyse photos, and loading the analysis
+  // (tfjs, the face and NSFW code) costs the parent seconds of CPU for nothing.
+  const { defaultNsfwThreshold } = await import('../src/server/config.ts');
+  const { analyzePhoto, classifyNsfw, findSmallFaces, openAnalysis, varietyScore, warmUpAnalysis } =
+    await import('../src/server/images/analysis.ts');
+  const { foundOnlySmallFace, judgePhoto, primaryFace, sameShotCopies, varietyRules } =
+    await import('../src/server/images/photo-checks.ts');
   const analysis = openAnalysis({ threads });
   const photos = photoFiles.map((file) => ({
     name: path.basename(file),
@@ -216,7 +210,7 @@ if (childAt >= 0) {
   for (const threads of configurations) {
     const result = runChild(threads);
     console.log(
-      `  ${threads} thread(s): lag p99 ${result.lag.p99Ms} ms, max ${result.lag.maxMs} ms; ${median(result.roundMs)} ms for the 12`,
+      `  ${threads} thread(s): lag p99 ${result.lag.p99Ms} ms, max ${result.lag.maxMs} ms; ${median(result.roundMs)} ms for the ${photoFiles.length}`,
     );
     results.push(result);
   }
@@ -225,7 +219,7 @@ if (childAt >= 0) {
     threads === 0 ? 'on the event loop (0 threads, before)' : `${threads} worker thread(s)`;
   const meta = {
     ...machine(),
-    photos: `${photoFiles.length}: quality/large-12mp.jpg (4000x3000) and person A's a-01..a-11 (810-1000 px wide), as stored`,
+    photos: `${photoFiles.map((file) => path.basename(file)).join(', ')} (large-12mp is 4000x3000, person A's 810-1000 px wide), as stored`,
     method: `per photo the upload's NSFW check and the validation job's analysis (analyzePhoto, judgePhoto, the small-face search when no face is found, the variety score against every photo finished before), through src/server/images/analysis.ts; one photo at a time per thread (one at a time with none); models warmed up first; ${rounds} round(s) per configuration, each configuration in a child process of its own; lag from perf_hooks.monitorEventLoopDelay at ${resolutionMs} ms resolution over every round (its tick period subtracted), time = the median round`,
     'idle lag (no work, 0.5 s)': `p99 ${floor.idleLag.p99Ms} ms, max ${floor.idleLag.maxMs} ms`,
   };
@@ -236,7 +230,7 @@ if (childAt >= 0) {
     '',
     ...Object.entries(meta).map(([key, value]) => `- ${key}: ${value}`),
     '',
-    '| image analysis | lag p50 | lag p99 | lag max | 12 photos | vs on the event loop | warm-up | RSS after warm-up | peak RSS |',
+    `| image analysis | lag p50 | lag p99 | lag max | ${photoFiles.length} photos | vs on the event loop | warm-up | RSS after warm-up | peak RSS |`,
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...results.map(
       (result) =>

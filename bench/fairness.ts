@@ -8,6 +8,9 @@
 //   BENCH_BULK=500                     A's images, in bulk requests of at most 200
 //   BENCH_SINGLES=5                    B's pictures, spread evenly over twice the window
 //   BENCH_WINDOW_SECONDS=20            A alone is measured this long before B and again after
+//   BENCH_WARM_UP=true                 false: the windows start as soon as A's bulk is queued,
+//                                      not after 10 of its images (npm test's smoke run, whose
+//                                      figures are not read)
 //
 // One app in this process through `start()` (ROLE=all, NODE_ENV=production, rate limits off,
 // logging silent) with the offline engine in draft mode (LOCAL_ENGINE_DRAFT=true, the tests' mode:
@@ -35,12 +38,14 @@ import { type BenchUser, signUpOverHttp } from './support/accounts.ts';
 import { addBenchPresets } from './support/catalog.ts';
 import { writeResults } from './support/results.ts';
 import { createScratchDatabase, dropScratchDatabase } from './support/scratch-database.ts';
+import { warmUpEnabled } from './support/warm-up.ts';
 
 const bulkTotal = Math.max(1, Number(process.env.BENCH_BULK ?? 500));
 const singles = Math.max(1, Number(process.env.BENCH_SINGLES ?? 5));
 const windowSeconds = Math.max(1, Number(process.env.BENCH_WINDOW_SECONDS ?? 20));
 const presetCount = 200;
-const warmUpImages = 10;
+/** A's images completed before the first window starts: the worker and the engine warmed up. */
+const warmUpImages = warmUpEnabled ? 10 : 0;
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const publicUrl = 'http://localhost:3000';
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'likeness-bench-'));

@@ -12,6 +12,8 @@
 //   BENCH_BULKS=10                        sequential bulk requests of 100 presets (after 1 warm-up)
 //   BENCH_EVENTS=30                       sequential generations per event-latency row
 //   BENCH_ROUNDS=1                        rounds of (floor, product) in the floor comparison
+//   BENCH_WARM_UP=true                    false: no warm-up generation, bulk or load second
+//                                         (npm test's smoke run, whose figures are not read)
 //
 // Phases, one after another, the apps in this process through `start()` (NODE_ENV=production,
 // rate limits off, SEED_CONTENT off, logging silent), sharing one database and data directory:
@@ -57,6 +59,7 @@ import {
 } from './support/throughput.ts';
 import { writeResults } from './support/results.ts';
 import { startServer } from './support/server-process.ts';
+import { afterWarmUp, warmUpEnabled } from './support/warm-up.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -358,8 +361,9 @@ async function eventLatency(
   try {
     await stream.ready;
     // One generation at a time: nothing else runs while its event travels, so the figure is
-    // the path's own, not a queue's.
-    for (let i = 0; i <= eventRuns; i += 1) {
+    // the path's own, not a queue's. The first one is a warm-up (the preset picture's face
+    // detection, JIT), not counted.
+    for (let i = warmUpEnabled ? 0 : 1; i <= eventRuns; i += 1) {
       const { generation } = await call<{ generation: { id: string } }>(
         web.url,
         user,
@@ -378,7 +382,6 @@ async function eventLatency(
       )) as unknown as { rows: { status: string; completed_at: Date | string }[] };
       const row = result.rows[0]!;
       if (row.status !== 'complete') throw new Error(`generation ended ${row.status}`);
-      // The first one is a warm-up (the preset picture's face detection, JIT).
       if (i > 0) latencies.push(receivedAt - new Date(row.completed_at).getTime());
     }
   } finally {
@@ -437,7 +440,8 @@ async function bulkAcceptance(
     presetIds: presetIds.slice(0, bulkSize),
   });
   const times: number[] = [];
-  for (let i = 0; i <= bulkRuns; i += 1) {
+  // The first request is a warm-up, not counted.
+  for (let i = warmUpEnabled ? 0 : 1; i <= bulkRuns; i += 1) {
     const started = performance.now();
     const response = await fetch(`${app.url}/api/bulk-jobs`, {
       method: 'POST',
@@ -448,7 +452,7 @@ async function bulkAcceptance(
     const elapsed = performance.now() - started;
     if (response.status !== 201 || answer.queued !== bulkSize)
       throw new Error(`bulk answered ${response.status}: ${JSON.stringify(answer)}`);
-    if (i > 0) times.push(elapsed); // the first is a warm-up
+    if (i > 0) times.push(elapsed);
   }
   times.sort((a, b) => a - b);
   const mid = Math.floor(times.length / 2);
@@ -741,7 +745,7 @@ const meta = {
   // Numbers from a machine busy with other work are lower; this says how busy it was.
   'load average (1 min) during the run': `${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`,
   'measured app': `ROLE=${acceptingRole}`,
-  load: `autocannon, ${connections} connections, ${seconds} s per row after a 1 s warm-up, client in a worker thread of the same process`,
+  load: `autocannon, ${connections} connections, ${seconds} s per row ${afterWarmUp('a 1 s warm-up')}, client in a worker thread of the same process`,
 };
 
 /** Two significant digits: the rows are a small fraction of bare Fastify. */
@@ -781,13 +785,13 @@ function markdown(): string {
           '',
         ]
       : []),
-    `## Server time to accept a bulk of ${bulkSize} (client-side on localhost, sequential, after 1 warm-up)`,
+    `## Server time to accept a bulk of ${bulkSize} (client-side on localhost, sequential, ${afterWarmUp('1 warm-up')})`,
     '',
     '| requests | images each | median | min | max |',
     '|---:|---:|---:|---:|---:|',
     `| ${bulk!.requests} | ${bulk!.images} | ${bulk!.medianMs} ms | ${bulk!.minMs} ms | ${bulk!.maxMs} ms |`,
     '',
-    '## Job completed → event at an SSE client (completed_at of the row → receive time in the client, one generation at a time, after 1 warm-up)',
+    `## Job completed → event at an SSE client (completed_at of the row → receive time in the client, one generation at a time, ${afterWarmUp('1 warm-up')})`,
     '',
     '| variant | generations | p50 | p99 | min | max |',
     '|---|---:|---:|---:|---:|---:|',

@@ -25,6 +25,7 @@ import { start, type Running } from '../src/server/runtime.ts';
 import { type BenchUser, signUpOverHttp } from './support/accounts.ts';
 import { listenFloor, signedSessionToken } from './support/floor-server.ts';
 import { machine, writeResults } from './support/results.ts';
+import { afterWarmUp } from './support/warm-up.ts';
 import {
   adminQuery,
   createScratchDatabase,
@@ -188,7 +189,7 @@ const rows: Row[] = measured.map((row) => ({
 const meta = {
   ...machine(),
   database: `Postgres ${serverVersion} on the same machine (scratch database, pools of 10)`,
-  load: `autocannon, ${connections} connections (one user each), ${seconds} s per row after a 1 s warm-up, client in a worker thread of this process`,
+  load: `autocannon, ${connections} connections (one user each), ${seconds} s per row ${afterWarmUp('a 1 s warm-up')}, client in a worker thread of this process`,
   goal: 'the product at least 0.7 of the floor (issue #18)',
 };
 

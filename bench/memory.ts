@@ -7,6 +7,10 @@
 //                                     dropped at the end (without it: postgres://postgres:postgres@
 //                                     127.0.0.1:5432/postgres when `pg_isready -h 127.0.0.1`
 //                                     answers, else PGlite; `pglite` forces PGlite)
+//   BENCH_UPLOADS=12                  photos per user in a row (at most 12, a draft's limit; npm
+//                                     test's smoke run sends 2, enough to show the row runs)
+//   BENCH_WARM_UP=true                false: no warm-up upload, requests or rest before idle is
+//                                     sampled (npm test's smoke run, whose figures are not read)
 //
 // The server is a child process, `node --import tsx src/server/main.ts` as `npm start` runs it
 // (NODE_ENV=production, ROLE=web so no validation job runs, rate limits off, SEED_CONTENT off,
@@ -29,8 +33,12 @@ import {
 } from './support/scratch-database.ts';
 import { writeResults } from './support/results.ts';
 import { startServer } from './support/server-process.ts';
+import { warmUpEnabled } from './support/warm-up.ts';
 
-const uploads = photoRules.max; // 12: a draft's limit
+const uploads = Math.min(
+  photoRules.max,
+  Math.max(1, Number(process.env.BENCH_UPLOADS ?? photoRules.max)),
+);
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const mib = 1024 * 1024;
 
@@ -120,7 +128,7 @@ async function upload(
 }
 
 // ---------------------------------------------------------------------------------------------
-// One row: a fresh server, warmed up, idle, then 12 uploads
+// One row: a fresh server, warmed up, idle, then the uploads (12 of each user by default)
 // ---------------------------------------------------------------------------------------------
 
 interface Row {
@@ -170,22 +178,24 @@ async function measureRow(options: RowOptions): Promise<Row> {
   const server = await startServer(options.databaseUrl, options.role, options.env);
   try {
     // Warm-up: the routes, the session lookup, sharp and the upload path, with a small photo
-    // from another user (so the measured user has room for 12).
-    const warmCookie = await signUp(server.url);
-    await upload(
-      server.url,
-      warmCookie,
-      readFileSync(path.join(repo, 'assets/seed/person-a/a-01.jpg')),
-      'warm.jpg',
-    );
+    // from another user (so the measured user has room for 12), then a rest.
+    if (warmUpEnabled)
+      await upload(
+        server.url,
+        await signUp(server.url),
+        readFileSync(path.join(repo, 'assets/seed/person-a/a-01.jpg')),
+        'warm.jpg',
+      );
     const cookies: string[] = [];
     for (let round = 0; round < (options.rounds ?? 1); round += 1)
       cookies.push(await signUp(server.url));
     const cookie = cookies[0]!;
-    for (let i = 0; i < 20; i += 1) {
-      await fetch(`${server.url}/api/me`, { headers: { cookie } }).then((r) => r.arrayBuffer());
+    if (warmUpEnabled) {
+      for (let i = 0; i < 20; i += 1) {
+        await fetch(`${server.url}/api/me`, { headers: { cookie } }).then((r) => r.arrayBuffer());
+      }
+      await sleep(2000);
     }
-    await sleep(2000);
     const idleSamples: number[] = [];
     for (let i = 0; i < 20; i += 1) {
       idleSamples.push(memoryOf(server.pid).rss);
@@ -292,7 +302,7 @@ const plan: RowOptions[] = [
   },
   {
     ...common,
-    name: `${uploads * 3} photos one after another (3 users of 12)`,
+    name: `${uploads * 3} photos one after another (3 users of ${uploads})`,
     mode: 'sequential',
     rounds: 3,
     diagnostic: true,
@@ -335,7 +345,7 @@ const markdown = [
   '',
   ...Object.entries(meta).map(([key, value]) => `- ${key}: ${value}`),
   '',
-  '## Server RSS during 12 uploads of about 10 MB to `POST /api/studio/photos`',
+  `## Server RSS during ${uploads} uploads of about 10 MB to \`POST /api/studio/photos\``,
   '',
   ...header,
   ...rows.filter((row) => !row.diagnostic).map(line),

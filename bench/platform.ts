@@ -18,6 +18,7 @@ import {
   measureThroughput,
 } from './support/throughput.ts';
 import { writeResults } from './support/results.ts';
+import { afterWarmUp } from './support/warm-up.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -104,7 +105,7 @@ const meta = {
   database: app.database,
   // Numbers from a machine busy with other work are lower; this says how busy it was.
   'load average at the end (1 min)': os.loadavg()[0]!.toFixed(2),
-  load: `autocannon, ${connections} connections, ${seconds} s per target after a 1 s warm-up, client in a worker thread of the same process`,
+  load: `autocannon, ${connections} connections, ${seconds} s per target ${afterWarmUp('a 1 s warm-up')}, client in a worker thread of the same process`,
 };
 
 console.table(

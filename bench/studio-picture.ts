@@ -5,9 +5,13 @@
 // picture and at most 800 MB peak RSS for the process.
 //
 //   npm run bench studio-picture
-//   BENCH_ROUNDS=5   pictures per row after one warm-up (five presets and prompts, in turn)
+//   BENCH_ROUNDS=5        pictures per row after one warm-up (five presets and prompts, in turn)
+//   BENCH_WARM_UP=true    false: no warm-up picture (npm test's smoke run, whose figures are
+//                         not read)
+//   BENCH_TRAINING_PHOTOS=8   person A's photos the likeness profile is made from (the first N;
+//                             npm test's smoke run trains on 3)
 //
-// The likeness profile is made from person A's 8 photos by `createLocalTrainingEngine` in a child
+// The likeness profile is made from person A's 8 photos (BENCH_TRAINING_PHOTOS) by `createLocalTrainingEngine` in a child
 // process (so the face and segmentation models it loads are not in this process's memory); this
 // process only generates. Wall time per picture, CPU time of the process (every thread, the
 // upscaler's workers included), and the peak RSS: `process.memoryUsage().rss` sampled every 50 ms
@@ -42,8 +46,10 @@ import { smallPoolSize } from '../src/server/images/thread-pool.ts';
 import { closeUpscaler, defaultUpscaleModel, upscaleFactor } from '../src/server/images/upscale.ts';
 import { localTrainingRequest } from '../tests/helpers/local-training.ts';
 import { writeResults } from './support/results.ts';
+import { afterWarmUp, warmUpEnabled } from './support/warm-up.ts';
 
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
+const trainingPhotos = Math.min(8, Math.max(1, Number(process.env.BENCH_TRAINING_PHOTOS ?? 8)));
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const mb = 1e6;
 /** The issue's targets for one HD picture on this 2-core machine. */
@@ -66,7 +72,7 @@ const openStorage = (root: string) =>
 // The child process: trains person A's likeness profile into `root` and prints its storage key.
 if (process.argv[2] === 'train') {
   const storage = openStorage(process.argv[3]!);
-  const photos = Array.from({ length: 8 }, (_, i) =>
+  const photos = Array.from({ length: trainingPhotos }, (_, i) =>
     readFileSync(path.join(repo, `assets/seed/person-a/a-0${i + 1}.jpg`)),
   );
   const started = await createLocalTrainingEngine({ storage }).start(
@@ -191,7 +197,7 @@ async function measure(
   const resettable = resetPeakRss();
   sampler.take();
   let warmUpMs: number | null = null;
-  if (warmUp) {
+  if (warmUp && warmUpEnabled) {
     const started = performance.now();
     await warmUp();
     warmUpMs = Math.round(performance.now() - started);
@@ -232,7 +238,7 @@ const root = mkdtempSync(path.join(os.tmpdir(), 'likeness-bench-studio-'));
 // As in the worker process: the engine's likeness check runs on the image threads' first.
 const analysis = openAnalysis({ threads: smallPoolSize() });
 try {
-  console.log(`studio-picture: ${rounds} pictures per row after one warm-up`);
+  console.log(`studio-picture: ${rounds} pictures per row ${afterWarmUp('one warm-up')}`);
   const trainingStarted = performance.now();
   const trained = spawnSync(
     process.execPath,
@@ -336,9 +342,9 @@ try {
     node: process.version,
     cpus: `${cores} × ${cpus[0]?.model.trim() ?? 'unknown'}`,
     'load average at the end (1 min)': os.loadavg()[0]!.toFixed(2),
-    profile: `person A's 8 photos (assets/seed/person-a) through createLocalTrainingEngine in a child process: ${profile.cutouts.length} cut-outs, in ${trainingMs} ms`,
+    profile: `person A's ${trainingPhotos} photos (assets/seed/person-a) through createLocalTrainingEngine in a child process: ${profile.cutouts.length} cut-outs, in ${trainingMs} ms`,
     requests: requests.map((request) => request.label).join('; '),
-    method: `one picture at a time, ${rounds} per row (the five requests in turn) after one warm-up request (the HD warm-up starts the image threads the tiles need and loads the model); the engine measures each picture's likeness on the first ${smallPoolSize()} of the same image threads (ANALYSIS_THREADS, as the worker's default; decision 036), whose models count in the RSS; glibc's MALLOC_ARENA_MAX is ${process.env.MALLOC_ARENA_MAX ?? 'unset'} (npm start and the image set 2); CPU is process.cpuUsage (every thread) over the measured pictures; peak RSS is the higher of process.memoryUsage().rss sampled every ${sampleEveryMs} ms and the kernel's VmHWM, both over the row with its warm-up; rows run draft, HD, then the floor after closeUpscaler(), so no row runs beside another's work, but each starts from the RSS the earlier rows left (the process does not give all of it back)`,
+    method: `one picture at a time, ${rounds} per row (the five requests in turn) ${afterWarmUp('one warm-up request (the HD warm-up starts the image threads the tiles need and loads the model)')}; the engine measures each picture's likeness on the first ${smallPoolSize()} of the same image threads (ANALYSIS_THREADS, as the worker's default; decision 036), whose models count in the RSS; glibc's MALLOC_ARENA_MAX is ${process.env.MALLOC_ARENA_MAX ?? 'unset'} (npm start and the image set 2); CPU is process.cpuUsage (every thread) over the measured pictures; peak RSS is the higher of process.memoryUsage().rss sampled every ${sampleEveryMs} ms and the kernel's VmHWM, both over the row with its warm-up; rows run draft, HD, then the floor after closeUpscaler(), so no row runs beside another's work, but each starts from the RSS the earlier rows left (the process does not give all of it back)`,
     'RSS before the first row': `${rssBeforeMb} MB`,
     'highest RSS sampled in the whole run': `${overallPeakMb} MB`,
     [`time target (≤ ${targetMs / 1000} s per HD picture, median)`]: `${verdict(hd.medianMs <= targetMs)} (median ${(hd.medianMs / 1000).toFixed(1)} s, max ${(hd.maxMs / 1000).toFixed(1)} s${hd.maxMs > targetMs ? ', the slowest over the target' : ''})`,

@@ -6,6 +6,8 @@
 //   npm run bench upscale
 //   BENCH_ROUNDS=3   pictures upscaled per model after a first (cold) one; the median counts
 //   BENCH_UPSCALE_MODELS=esrgan-slim   the models to measure (default: both)
+//   BENCH_WARM_UP=true   false: no first (cold) picture apart, the first round starts the pool
+//                        (npm test's smoke run, whose figures are not read)
 //
 // Each row is one model's pool in this process (the other one closed): its first picture (the
 // threads start and load the model) is reported apart, then BENCH_ROUNDS pictures. Wall time,
@@ -28,6 +30,7 @@ import {
   type UpscaleModelName,
 } from '../src/server/images/upscale.ts';
 import { machine, writeResults } from './support/results.ts';
+import { afterWarmUp, warmUpEnabled } from './support/warm-up.ts';
 
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const repo = fileURLToPath(new URL('../', import.meta.url));
@@ -88,7 +91,7 @@ async function measure(
 ): Promise<Omit<Row, 'ratioToLanczos'>> {
   const peakResettable = resetPeakRss();
   let coldMs: number | null = null;
-  if (cold) {
+  if (cold && warmUpEnabled) {
     const started = performance.now();
     await work();
     coldMs = Math.round(performance.now() - started);
@@ -154,7 +157,7 @@ const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
 const meta = {
   ...machine(),
   picture: `assets/seed/person-a/a-01.jpg at ${width}x${height}, upscaled ${upscaleFactor}x to ${width * upscaleFactor}x${height * upscaleFactor}`,
-  method: `one picture at a time, median of ${rounds} after a first (cold) one; tiles of up to ${tileSidePx} px with the model's context around them on ${os.availableParallelism()} worker threads (tfjs WASM, one thread each); peak RSS is this process's VmHWM (main thread, pool, sharp), reset before each row`,
+  method: `one picture at a time, median of ${rounds} ${afterWarmUp('a first (cold) one')}; tiles of up to ${tileSidePx} px with the model's context around them on ${os.availableParallelism()} worker threads (tfjs WASM, one thread each); peak RSS is this process's VmHWM (main thread, pool, sharp), reset before each row`,
   [`time target (≤ ${targetMs / 1000} s, ${defaultUpscaleModel})`]: verdict(
     chosen.medianMs <= targetMs,
   ),

@@ -193,19 +193,29 @@ const stages = {
       BENCH_BULK: '20',
       BENCH_SINGLES: '2',
       BENCH_WINDOW_SECONDS: '1',
-      BENCH_BULKS: '2',
-      BENCH_EVENTS: '5',
+      BENCH_BULKS: '1',
+      BENCH_EVENTS: '1',
       BENCH_ROUNDS: '1',
       LANDING_RUNS: '1',
       // The product's NSFW model only: the others are compared in the full benchmark (InceptionV3
       // alone took minutes of the smoke run).
       BENCH_NSFW_MODELS: 'MobileNetV2Mid',
-      // What each benchmark needs to show it still runs, not its whole input: two pictures per
+      // What each benchmark needs to show it still runs, not its whole input: one picture per
       // folder for the NSFW check, the memory benchmark without its diagnostic rows, and the
       // product's upscaling model only.
-      BENCH_PICTURES_PER_GROUP: '2',
+      BENCH_PICTURES_PER_GROUP: '1',
       BENCH_DIAGNOSTICS: 'false',
       BENCH_UPSCALE_MODELS: 'esrgan-slim',
+      // No warm-ups (load seconds, pictures, images, requests): they only steady figures that a
+      // smoke run never reads. Three photos where a benchmark validates 12 (the large one, and
+      // two of person A's, one a copy of the large one's shot, so both verdicts still show), two
+      // uploads per memory row, one of person A's photos in the variety check's synthetic edits
+      // (each edit still runs), and the studio picture's likeness profile made from three photos.
+      BENCH_WARM_UP: 'false',
+      BENCH_PHOTOS: '3',
+      BENCH_UPLOADS: '2',
+      BENCH_EDITED_PHOTOS: '1',
+      BENCH_TRAINING_PHOTOS: '3',
     };
     for (const name of readdirSync('bench').filter((file) => file.endsWith('.ts'))) {
       const status = await run(

@@ -2,6 +2,7 @@
 // throughput figure is compared with in the same run.
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
+import { warmUpEnabled } from './warm-up.ts';
 
 export interface ThroughputRow {
   name: string;
@@ -58,7 +59,7 @@ export async function measureThroughput(
     connections: load.connections,
     workers: 1,
   };
-  await autocannon({ ...settings, duration: 1 }); // warm-up: JIT, pools, caches
+  if (warmUpEnabled) await autocannon({ ...settings, duration: 1 }); // JIT, pools, caches
   const result = await autocannon({ ...settings, duration: load.seconds });
   const expected = result.statusCodeStats?.[`${expectedStatus}`]?.count ?? 0;
   const row = {
