@@ -63,7 +63,12 @@ export async function expectNoSeriousA11yViolations(page: Page) {
 
 async function seriousViolations(page: Page): Promise<string[]> {
   await settleAnimations(page);
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  // Only violations are read: axe then lists one node for each of the other result types
+  // instead of every node, a fifth off each scan.
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa'])
+    .options({ resultTypes: ['violations'] })
+    .analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((n) => n.target).join(' ')}`);
