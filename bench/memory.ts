@@ -326,7 +326,7 @@ const meta = {
   database: databaseUrl
     ? `Postgres ${serverVersion} on the same machine (scratch database)`
     : `PGlite in the server process (${process.env.BENCH_DATABASE_URL === 'pglite' ? 'BENCH_DATABASE_URL=pglite' : 'no Postgres server answered'}), so ROLE=all: validation jobs run during the uploads`,
-  server: `node --import tsx src/server/main.ts, NODE_ENV=production, ROLE=${role}, MALLOC_ARENA_MAX=2 unless the row says otherwise, a fresh process per row`,
+  server: `node dist/server/main.mjs, NODE_ENV=production, ROLE=${role}, MALLOC_ARENA_MAX=2 unless the row says otherwise, a fresh process per row`,
   photo: `tests/fixtures/photos/quality/large-12mp.jpg (${photo.width}x${photo.height}) with noise, JPEG q97, ${photo.bytes.length} bytes; the same file ${uploads} times`,
   // Numbers from a machine busy with other work are lower; this says how busy it was.
   'load average (1 min) during the run': `${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`,

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { buildServer, serverBuildIsStale } from './build-server.mjs';
 
 const available = readdirSync('bench')
   .filter((name) => name.endsWith('.ts'))
@@ -12,6 +13,13 @@ const unknown = wanted.filter((name) => !existsSync(path.join('bench', name)));
 if (unknown.length) {
   console.error(`unknown benchmark(s): ${unknown.join(', ')}; available: ${available.join(', ')}`);
   process.exit(2);
+}
+
+// The servers the benchmarks start run the server's build, as `npm start` does: made here where
+// stale (the landing benchmark makes the web app's build itself).
+if (serverBuildIsStale()) {
+  console.log('Building the server…');
+  await buildServer();
 }
 
 const failed = [];

@@ -54,7 +54,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     // super-resolution (the engine's own tests and benchmark make HD pictures).
     LOCAL_ENGINE_DRAFT: 'true',
     // Retries come after a fifth of the declared pause: the retry paths are tested, not the waits.
-    JOB_RETRY_DELAY_FACTOR: '0.2',
+    JOB_RETRY_DELAY_FACTOR: '0.02',
     SHUTDOWN_TIMEOUT_MS: '5000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...options.env,
