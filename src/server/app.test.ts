@@ -73,6 +73,30 @@ describe('HTTP errors keep one wire shape and the server stays up', () => {
   });
 });
 
+describe('security headers', () => {
+  it('come with every answer, a page, an API answer and an error alike', async () => {
+    const user = await signUp(app);
+    for (const request of [
+      { url: '/' },
+      { url: '/api/me', headers: user.headers },
+      { url: '/api/no-such-route' },
+    ]) {
+      const { headers } = await app.app!.inject(request);
+      expect(headers['content-security-policy'], request.url).toBe(
+        "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: blob:;" +
+          "font-src 'self' data:;connect-src 'self';media-src 'self' blob:;object-src 'none';" +
+          "base-uri 'self';form-action 'self';frame-ancestors 'none'",
+      );
+      expect(headers['x-content-type-options'], request.url).toBe('nosniff');
+      expect(headers['x-frame-options'], request.url).toBe('SAMEORIGIN');
+      expect(headers['referrer-policy'], request.url).toBe('no-referrer');
+      expect(headers['cross-origin-opener-policy'], request.url).toBe('same-origin');
+      // Not in tests (NODE_ENV=test): HSTS would pin a developer's localhost to HTTPS.
+      expect(headers['strict-transport-security'], request.url).toBeUndefined();
+    }
+  });
+});
+
 describe('health and readiness', () => {
   it('is ready once the database answers and migrations are applied', async () => {
     const response = await app.app!.inject({ url: '/readyz' });

@@ -205,6 +205,7 @@ export async function start(
     // Features that must act before an account is deleted join this list.
     account: createAccountService({
       db: database.db,
+      runPrepared: database.runPrepared,
       storage,
       deletionParticipants: [
         billing.service.deletionParticipant,

@@ -152,6 +152,7 @@ describe('account deletion participants', () => {
     };
     const service = createAccountService({
       db: app.deps.database.db,
+      runPrepared: app.deps.database.runPrepared,
       storage: app.deps.storage,
       deletionParticipants: [billing],
     });
@@ -164,6 +165,7 @@ describe('account deletion participants', () => {
     const kept = await userWithData();
     const service = createAccountService({
       db: app.deps.database.db,
+      runPrepared: app.deps.database.runPrepared,
       storage: app.deps.storage,
       deletionParticipants: [
         {

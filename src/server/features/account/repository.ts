@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
+import { prepareStatement, type RunPrepared } from '../../db/statement.ts';
 import { profiles, subscriptions, user } from '../../db/schema/index.ts';
 
 /**
@@ -35,20 +36,35 @@ export async function createAccountRows(db: Executor, userId: string): Promise<v
     insert into ${subscriptions} (user_id) values (${userId}) on conflict do nothing`);
 }
 
+/** What /api/me shows of both rows. */
+export interface AccountRows {
+  trainingInProgress: boolean;
+  selectedTrainingModelId: string | null;
+  active: boolean;
+  tier: string;
+  credits: number;
+  monthlyFreeTrainingsLeft: number;
+}
+
+// Named: /api/me is read on every page, so Postgres parses and plans it once per connection and
+// no query is built per request (decision 051).
+const accountRowsStatement = prepareStatement(
+  'account-rows',
+  sql`select ${profiles.trainingInProgress} as "trainingInProgress",
+        ${profiles.selectedTrainingModelId} as "selectedTrainingModelId",
+        ${subscriptions.active} as "active", ${subscriptions.tier} as "tier",
+        ${subscriptions.credits} as "credits",
+        ${subscriptions.monthlyFreeTrainingsLeft} as "monthlyFreeTrainingsLeft"
+      from ${profiles} join ${subscriptions} on ${subscriptions.userId} = ${profiles.userId}
+      where ${profiles.userId} = ${sql.placeholder('userId')}`,
+);
+
 /** What /api/me shows of both rows, in one round trip; undefined when either is missing. */
-export async function findAccountRows(db: Executor, userId: string) {
-  const [row] = await db
-    .select({
-      trainingInProgress: profiles.trainingInProgress,
-      selectedTrainingModelId: profiles.selectedTrainingModelId,
-      active: subscriptions.active,
-      tier: subscriptions.tier,
-      credits: subscriptions.credits,
-      monthlyFreeTrainingsLeft: subscriptions.monthlyFreeTrainingsLeft,
-    })
-    .from(profiles)
-    .innerJoin(subscriptions, eq(subscriptions.userId, profiles.userId))
-    .where(eq(profiles.userId, userId));
+export async function findAccountRows(
+  runPrepared: RunPrepared,
+  userId: string,
+): Promise<AccountRows | undefined> {
+  const [row] = await runPrepared<AccountRows>(accountRowsStatement, { userId });
   return row;
 }
 

@@ -4,6 +4,7 @@ import { tierSchema } from '../../../common/api/account.ts';
 import { unreadableSubscription } from '../../../common/product/credits.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
+import type { RunPrepared } from '../../db/statement.ts';
 import type { SessionUser } from '../auth/authenticate.ts';
 import {
   createAccountRows,
@@ -27,6 +28,7 @@ export interface AccountDeletionParticipant {
 
 export interface AccountServiceDeps {
   db: Database;
+  runPrepared: RunPrepared;
   storage: Storage;
   deletionParticipants?: readonly AccountDeletionParticipant[];
   logger?: FastifyBaseLogger;
@@ -37,6 +39,7 @@ export const accountCreated = (db: Executor, userId: string) => createAccountRow
 
 export function createAccountService({
   db,
+  runPrepared,
   storage,
   deletionParticipants = [],
   logger,
@@ -44,7 +47,7 @@ export function createAccountService({
   return {
     async me(user: SessionUser): Promise<MeResponse> {
       // One round trip when both rows are there (made at sign-up); else each on its own.
-      const both = await findAccountRows(db, user.id).catch(() => undefined);
+      const both = await findAccountRows(runPrepared, user.id).catch(() => undefined);
       const [profile, subscription] = both
         ? [both, both]
         : await Promise.all([
