@@ -22,8 +22,8 @@
 //      pictures) and credits granted through the ledger are inserted directly;
 //   2. event latency, ROLE=all: an SSE client (in a worker thread, its own event loop) on the
 //      same instance whose worker makes the image;
-//   3. event latency across processes: a server process with ROLE=web (`node --import tsx
-//      src/server/main.ts`, its own LISTEN connection) holds the SSE stream and takes the
+//   3. event latency across processes: a server process with ROLE=web (`node
+//      dist/server/main.mjs`, its own LISTEN connection) holds the SSE stream and takes the
 //      requests, the ROLE=all app in this process makes the images;
 //   4. acceptance, ROLE=web: jobs are enqueued, never processed, so no worker competes for the CPU
 //      with the request path being measured. The product is compared with its floor in the same

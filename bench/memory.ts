@@ -12,7 +12,7 @@
 //   BENCH_WARM_UP=true                false: no warm-up upload, requests or rest before idle is
 //                                     sampled (npm test's smoke run, whose figures are not read)
 //
-// The server is a child process, `node --import tsx src/server/main.ts` as `npm start` runs it
+// The server is a child process, `node dist/server/main.mjs` as `npm start` runs it
 // (NODE_ENV=production, ROLE=web so no validation job runs, rate limits off, SEED_CONTENT off,
 // UV_THREADPOOL_SIZE left at its default), one fresh process per row. Its RSS is read from
 // /proc/<pid>/status every 50 ms; the kernel's own high-water mark (VmHWM, reset before the
