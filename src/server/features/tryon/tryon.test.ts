@@ -102,13 +102,19 @@ afterAll(async () => {
 describe('try-on with the local engine', () => {
   it('puts the garment on an uploaded person for one credit, stored under the spec folders', async () => {
     const before = (await api.subscription(pro)).credits;
+    const sentAt = Date.now();
     const started = await startTryOn(pro, [
       { name: 'person', file: readFileSync(photoFixtures.personA(1)) },
       { name: 'garment', file: garment },
     ]);
+    const answeredInMs = Date.now() - sentAt;
     expect(started.status, JSON.stringify(started.body)).toBe(201);
-    // The local engine works in-process: the start answer waited for it.
-    expect(started.body.tryOn?.status).toBe('completed');
+    // The local engine works in-process: the start answer waits for it, up to
+    // startAnswerWaitMs. Only an answer that took that long may say it is still processing (a
+    // CI machine running every test stage at once can be that slow).
+    expect(
+      answeredInMs >= tryOnNumbers.startAnswerWaitMs ? ['completed', 'processing'] : ['completed'],
+    ).toContain(started.body.tryOn?.status);
     expect((await api.subscription(pro)).credits).toBe(before - 1);
     const files = userFiles(pro);
     expect(files.some((file) => file.startsWith('person-uploads/'))).toBe(true);
