@@ -53,7 +53,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     // These tests follow credits, jobs and events, not pictures: the offline studio skips its
     // super-resolution (the engine's own tests and benchmark make HD pictures).
     LOCAL_ENGINE_DRAFT: 'true',
-    // Retries come after a fifth of the declared pause: the retry paths are tested, not the waits.
+    // Retries come after a fiftieth of the declared pause (pg-boss's second at least): the retry
+    // paths are tested, not the waits.
     JOB_RETRY_DELAY_FACTOR: '0.02',
     SHUTDOWN_TIMEOUT_MS: '5000',
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

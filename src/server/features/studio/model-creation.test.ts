@@ -598,11 +598,7 @@ describe('on a bucket that refuses to store', () => {
     const credentials = { accessKeyId: 'AKIDSTUDIO', secretAccessKey: 'studio-secret' };
     s3 = await startFakeS3({ ...credentials, buckets: [bucket] });
     bucketApp = await createTestApp({
-      env: {
-        ...s3.appEnv(bucket),
-        // The start job's retries come quickly: their waits are not what is tested.
-        JOB_RETRY_DELAY_FACTOR: '0.05',
-      },
+      env: s3.appEnv(bucket),
     });
     bucketApi = apiCaller(bucketApp);
   });
