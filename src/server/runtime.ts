@@ -136,6 +136,7 @@ export async function start(
     config,
     db: database.db,
     unitOfWork,
+    runPrepared: database.runPrepared,
     storage,
     queue,
     events,
@@ -155,7 +156,6 @@ export async function start(
   });
   const generation = createGeneration({
     ...paidWork,
-    runPrepared: database.runPrepared,
     catalog,
     studio,
     engine: generationEngine,

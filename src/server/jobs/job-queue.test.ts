@@ -252,6 +252,59 @@ describe('sending a job', () => {
     // A worker of the queue takes it as it takes pg-boss's own.
     expect(await waitForEmail(app.config.email.outboxDir, ours.to)).toMatchObject(ours);
   }, 90_000);
+
+  it("delays a caller's statement's job as pg-boss delays one sent to start later", async () => {
+    const delayed = (label: string) => ({
+      to: uniqueEmail(label),
+      subject: 'Later',
+      text: 'Sent later.',
+    });
+    const bosses = delayed('delayed-by-pg-boss');
+    const ours = delayed('delayed-by-statement');
+    await app.deps.queue.send(sendEmailJob, bosses, { startAfterSeconds: 600 });
+    const jobs = app.deps.queue.insertStatement(sendEmailJob, {
+      from: 'source',
+      owner: sql`${sql.placeholder('owner')}::text`,
+      as: 'jobs',
+      startAfterSeconds: 600,
+    });
+    await app.deps.database.runPrepared(
+      prepareStatement(
+        'test-insert-statement-delayed',
+        sql`with source as (select ${sql.placeholder('data')}::jsonb as data, 0 as position),
+          ${jobs.ctes}
+          select ${jobs.evaluated} as evaluated`,
+      ),
+      {
+        owner: 'owner-delayed',
+        data: JSON.stringify(ours),
+        jobContext: app.deps.queue.jobContext(),
+      },
+    );
+    const delays = await Promise.all(
+      [bosses, ours].map(
+        async ({ to }) =>
+          (
+            (await app.deps.database.db.execute(
+              sql`select state, extract(epoch from start_after - created_on)::int as seconds
+                  from pgboss.job where name = ${sendEmailJob.name} and data->>'to' = ${to}`,
+            )) as unknown as { rows: { state: string; seconds: number }[] }
+          ).rows[0],
+      ),
+    );
+    expect(delays).toEqual([
+      { state: 'created', seconds: 600 },
+      { state: 'created', seconds: 600 },
+    ]);
+    expect(() =>
+      app.deps.queue.insertStatement(sendEmailJob, {
+        from: 'source',
+        owner: sql`'x'`,
+        as: 'jobs',
+        startAfterSeconds: 1.5,
+      }),
+    ).toThrow('not a delay in whole seconds');
+  });
 });
 
 describe('a job whose engine asked to be called back later (429 with Retry-After)', () => {

@@ -103,7 +103,7 @@ export interface JobQueue {
    */
   insertStatement<P>(
     type: JobType<P>,
-    options: { from: string; owner: SQL; as: string },
+    options: { from: string; owner: SQL; as: string } & Pick<SendOptions, 'startAfterSeconds'>,
   ): JobInsert;
   /** The value of the `jobContext` placeholder of `insertStatement`s for the current request. */
   jobContext(): string;
@@ -294,7 +294,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         connection(tx),
       );
     },
-    insertStatement(type, { from, owner, as }) {
+    insertStatement(type, { from, owner, as, startAfterSeconds = 0 }) {
       const queue = queueTables.get(type.name);
       if (!known.has(type.name) || !queue)
         throw new Error(`Job type ${type.name} is not registered`);
@@ -303,6 +303,11 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       const { name } = type;
       const table = sql.raw(`pgboss.${pgIdentifier(queue.table)}`);
       const source = sql.raw(from);
+      if (!Number.isInteger(startAfterSeconds) || startAfterSeconds < 0)
+        throw new Error(`not a delay in whole seconds: ${startAfterSeconds}`);
+      const startAfter = startAfterSeconds
+        ? sql`pgboss.job_now() + ${startAfterSeconds}::int * interval '1s'`
+        : sql`pgboss.job_now()`;
       // pg-boss 12.35's `insertJobs` (plans.js) for jobs that name only data, priority and group,
       // as `sendMany` sends them: every other column from the queue's options. The priorities are
       // `fairPriorities`'s, counted in the same statement.
@@ -321,7 +326,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
             blocked, blocking, pending_dependencies
           )
           select gen_random_uuid(), q.name, j.data || ${sql.placeholder('jobContext')}::jsonb,
-            s.priority - j.position, pgboss.job_now(), pgboss.job_now(), null, null,
+            s.priority - j.position, ${startAfter}, pgboss.job_now(), null, null,
             ${owner}, null, q.expire_seconds, q.deletion_seconds,
             pgboss.job_now() + (q.retention_seconds * interval '1s'), q.retry_limit,
             q.retry_delay, coalesce(q.retry_backoff, false), q.retry_delay_max, q.policy,

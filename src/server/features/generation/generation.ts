@@ -1,5 +1,4 @@
 import type { GenerationEngine } from '../../adapters/engine/generation-engine.ts';
-import type { RunPrepared } from '../../db/statement.ts';
 import { defineWorker, type JobWorker } from '../../jobs/job-queue.ts';
 import type { createCatalogService } from '../catalog/service.ts';
 import type { PaidWorkDeps } from '../feature-deps.ts';
@@ -15,8 +14,6 @@ const sweepCron = '*/5 * * * *';
 /** Generation wired together: service (routes) and workers, around the configured engine. */
 export function createGeneration(
   deps: PaidWorkDeps & {
-    /** Named statements run on their own (the accept, decision 051). */
-    runPrepared: RunPrepared;
     catalog: ReturnType<typeof createCatalogService>;
     studio: Pick<Studio, 'service'>;
     engine: GenerationEngine;

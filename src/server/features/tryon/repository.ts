@@ -1,18 +1,57 @@
-import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { Executor } from '../../db/client.ts';
 import { tryOns } from '../../db/schema/index.ts';
+import { rowFromJson } from '../../db/statement.ts';
+import type { JobInsert } from '../../jobs/job-queue.ts';
 
 export type TryOnRow = typeof tryOns.$inferSelect;
 
-// Every query on a user's data names the user, so another user's id simply finds nothing.
-
-export async function insertTryOn(
-  tx: Executor,
-  row: typeof tryOns.$inferInsert,
-): Promise<TryOnRow> {
-  const [inserted] = await tx.insert(tryOns).values(row).returning();
-  return inserted!;
+/**
+ * A try-on accepted in one statement (decision 051, as a generation): billing's charge of the
+ * relation `items` (`charge`), then, from what paid, the try-on row and its job. Placeholders:
+ * tryOnId, userId, personKey, garmentKey and jobContext. Answers one row: the try-on (null when
+ * nothing was paid) and the charge's columns.
+ */
+export function acceptTryOnSql(args: {
+  charge: { ctes: SQL; columns: SQL };
+  /** The job of each row of `job_source` (columns data, position). */
+  jobs: JobInsert;
+  referencePrefix: string;
+  engine: string;
+}): SQL {
+  const id = sql`${sql.placeholder('tryOnId')}::text`;
+  return sql`with items as (
+      select ${id} as id, ${args.referencePrefix}::text || ${id} as reference, 0 as position
+    ),
+    ${args.charge.ctes},
+    tryon as (
+      insert into tryons (id, user_id, person_key, garment_key, engine)
+      select i.id, ${sql.placeholder('userId')}::text, ${sql.placeholder('personKey')}::text,
+        ${sql.placeholder('garmentKey')}::text, ${args.engine}::text
+      from charge_debit d cross join items i
+      returning *
+    ),
+    job_source as (select jsonb_build_object('tryOnId', id) as data, 0 as position from tryon),
+    ${args.jobs.ctes}
+    select (select row_to_json(t) from tryon t) as try_on,
+      ${args.jobs.evaluated} as jobs_evaluated,
+      ${args.charge.columns}`;
 }
+
+/** The row `acceptTryOnSql` answers. */
+export interface AcceptTryOnColumns {
+  try_on: Record<string, unknown> | null;
+  charge_read: Record<string, unknown> | null;
+  charge_debit: Record<string, unknown> | null;
+  charge_items: number;
+}
+
+/** A try-on row from its `row_to_json`. */
+export function tryOnFromJson(json: Record<string, unknown>): TryOnRow {
+  return rowFromJson(tryOns, json);
+}
+
+// Every query on a user's data names the user, so another user's id simply finds nothing.
 
 /** Newest first; older than `before` (one of the user's try-ons) when given. */
 export async function listTryOns(

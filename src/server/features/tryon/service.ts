@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import sharp from 'sharp';
 import { tryOnEvents, type TryOn } from '../../../common/api/tryon.ts';
@@ -13,6 +14,7 @@ import {
 } from '../../adapters/engine/tryon-engine.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database } from '../../db/client.ts';
+import { prepareStatement, type PreparedStatement, type RunPrepared } from '../../db/statement.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { AppError } from '../../http/app-error.ts';
 import { classifyNsfw } from '../../images/analysis.ts';
@@ -25,13 +27,15 @@ import type { Costs } from '../costs/service.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { runTryOnJob } from './jobs.ts';
 import {
+  acceptTryOnSql,
   findTryOn,
   findTryOnById,
-  insertTryOn,
   listTryOns,
   lockTryOnById,
   staleTryOns,
+  tryOnFromJson,
   updateTryOn,
+  type AcceptTryOnColumns,
   type TryOnRow,
 } from './repository.ts';
 
@@ -44,10 +48,12 @@ export interface TryOnServiceDeps {
   /** The stored image of one of the user's complete generations (404 otherwise). */
   generationImageKey(userId: string, generationId: string): Promise<string>;
   /** Billing's door: the try-on gate, its credit and the refund of a failed one. */
-  credits: Pick<Credits, 'charge' | 'checkTier' | 'refund'>;
+  credits: Pick<Credits, 'checkTier' | 'inStatement' | 'refund'>;
+  /** Named statements run on their own (the accept, decision 051). */
+  runPrepared: RunPrepared;
   /** What the operator paid the try-on provider for each run. */
   costs: Pick<Costs, 'record'>;
-  /** Transactions with work after their commit (events); billing's balance events too. */
+  /** Transactions with work after their commit (events): a run's ending and its refund. */
   unitOfWork: UnitOfWork;
   publicUrl: string;
   /** Results the NSFW classifier flags at this threshold are blocked, whichever engine made them. */
@@ -84,7 +90,7 @@ class StepFailed extends Error {
 const runDeadlineMs = 4 * 60_000;
 
 export function createTryOnService(deps: TryOnServiceDeps) {
-  const { db, unitOfWork, storage, queue, events, engine, logger } = deps;
+  const { db, storage, queue, events, engine, logger } = deps;
 
   async function signed(key: string | null, downloadName?: string): Promise<string | null> {
     if (!key || !(await storage.exists(key))) return null;
@@ -298,6 +304,58 @@ export function createTryOnService(deps: TryOnServiceDeps) {
     }
   }
 
+  /** The accept's statement and its charge, made on first use. */
+  let accepted:
+    { statement: PreparedStatement; charge: ReturnType<Credits['inStatement']> } | undefined;
+  function acceptStatement() {
+    if (!accepted) {
+      const charge = deps.credits.inStatement(
+        { gate: 'tryOn', reason: 'tryon', amount: costs.creditsPerTryOn },
+        { userId: sql`${sql.placeholder('userId')}::text`, items: 'items', when: sql`true` },
+      );
+      const query = acceptTryOnSql({
+        charge,
+        jobs: queue.insertStatement(runTryOnJob, {
+          from: 'job_source',
+          owner: sql`${sql.placeholder('userId')}::text`,
+          as: 'jobs',
+          ...(engine.inProcess ? { startAfterSeconds: tryOnRules.inProcessJobDelaySeconds } : {}),
+        }),
+        referencePrefix: tryOnReference(''),
+        engine: engine.name,
+      });
+      accepted = { statement: prepareStatement('tryon-accept', query), charge };
+    }
+    return accepted;
+  }
+
+  /**
+   * The credit, its ledger row, the try-on and its job in one statement that commits on its own
+   * (decision 051); the refusal is then told from what it read. The events go out after it, the
+   * balance's first.
+   */
+  async function accept(row: {
+    id: string;
+    userId: string;
+    personKey: string;
+    garmentKey: string;
+  }) {
+    const { statement, charge } = acceptStatement();
+    const [answer] = await deps.runPrepared<AcceptTryOnColumns>(statement, {
+      tryOnId: row.id,
+      userId: row.userId,
+      personKey: row.personKey,
+      garmentKey: row.garmentKey,
+      jobContext: queue.jobContext(),
+    });
+    if (!answer) throw new Error('the accept statement answered no row');
+    await charge.settle(row.userId, answer);
+    if (!answer.try_on) throw new Error('a paid try-on was not inserted');
+    const inserted = tryOnFromJson(answer.try_on);
+    await publish(inserted);
+    return inserted;
+  }
+
   return {
     toTryOn,
 
@@ -308,7 +366,7 @@ export function createTryOnService(deps: TryOnServiceDeps) {
 
     /**
      * Stores the pictures under the user's person-uploads/ and garment-uploads/ folders and, in one
-     * transaction, spends the credit, records the try-on and enqueues it.
+     * statement, spends the credit, records the try-on and enqueues it.
      */
     async create(
       userId: string,
@@ -331,34 +389,7 @@ export function createTryOnService(deps: TryOnServiceDeps) {
         const garmentKey = userStorageKey(userId, 'garment-uploads', `${stamp}.jpg`);
         written.push(garmentKey);
         await store(garmentKey, garment.jpeg, tryonMessages.garmentUploadFailed);
-        const row = await unitOfWork.run(async (tx, afterCommit) => {
-          await deps.credits.charge(tx, userId, {
-            gate: 'tryOn',
-            reason: 'tryon',
-            amount: costs.creditsPerTryOn,
-            reference: tryOnReference(id),
-          });
-          const inserted = await insertTryOn(tx, {
-            id,
-            userId,
-            personKey,
-            garmentKey,
-            engine: engine.name,
-          });
-          await queue.send(
-            runTryOnJob,
-            { tryOnId: id },
-            {
-              tx,
-              owner: userId,
-              ...(engine.inProcess
-                ? { startAfterSeconds: tryOnRules.inProcessJobDelaySeconds }
-                : {}),
-            },
-          );
-          afterCommit(() => publish(inserted));
-          return inserted;
-        });
+        const row = await accept({ id, userId, personKey, garmentKey });
         if (!engine.inProcess) return toTryOn(row);
         await runWhileAnswering(id);
         return toTryOn((await findTryOnById(db, id)) ?? row);

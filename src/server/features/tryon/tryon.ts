@@ -22,6 +22,7 @@ export function createTryOn(
     credits: deps.billing.credits,
     costs: deps.costs,
     unitOfWork: deps.unitOfWork,
+    runPrepared: deps.runPrepared,
     publicUrl: deps.config.publicUrl,
     nsfwThreshold: deps.config.nsfwThreshold,
     logger: deps.logger,
