@@ -205,12 +205,14 @@ describe('sending a job', () => {
     expect(policy!.retry_limit).toBe(sendEmailJob.retry.retryLimit);
   }, 90_000);
 
+  /** An email job's payload to a fresh address. */
+  const email = (label: string) => ({
+    to: uniqueEmail(label),
+    subject: 'Your image is ready',
+    text: 'Open the studio to see it.',
+  });
+
   it("inserts through a caller's statement the row pg-boss's own insert writes, and it runs", async () => {
-    const email = (label: string) => ({
-      to: uniqueEmail(label),
-      subject: 'Your image is ready',
-      text: 'Open the studio to see it.',
-    });
     const bosses = email('insert-by-pg-boss');
     const ours = email('insert-by-statement');
     await app.deps.queue.sendMany(sendEmailJob, [bosses], { owner: 'owner-pg-boss' });
@@ -254,13 +256,8 @@ describe('sending a job', () => {
   }, 90_000);
 
   it("delays a caller's statement's job as pg-boss delays one sent to start later", async () => {
-    const delayed = (label: string) => ({
-      to: uniqueEmail(label),
-      subject: 'Later',
-      text: 'Sent later.',
-    });
-    const bosses = delayed('delayed-by-pg-boss');
-    const ours = delayed('delayed-by-statement');
+    const bosses = email('delayed-by-pg-boss');
+    const ours = email('delayed-by-statement');
     await app.deps.queue.send(sendEmailJob, bosses, { startAfterSeconds: 600 });
     const jobs = app.deps.queue.insertStatement(sendEmailJob, {
       from: 'source',
