@@ -378,3 +378,53 @@ describe('a job whose engine asked to be called back later (429 with Retry-After
     expect(attempts.get('busy')).toHaveLength(1);
   });
 });
+
+describe('a queue with jobs waiting', () => {
+  let app: TestApp;
+  let queue: JobQueue;
+  const ran: number[] = [];
+  const quickType = defineJobType('test.quick', z.object({ n: z.number() }), {
+    retryLimit: 0,
+    retryDelaySeconds: 1,
+    retryBackoff: false,
+  });
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    // A poll of a minute and no NOTIFY (as on a Postgres server): once the jobs are sent, only
+    // the end of each job can start the next fetch before a minute has passed.
+    queue = await startJobQueue({
+      database: app.deps.database,
+      types: [quickType as JobType<unknown>],
+      pollSeconds: 60,
+      supervise: false,
+      heartbeatSeconds: 30,
+      monitorSeconds: 30,
+      onError: () => {},
+    });
+  });
+  afterAll(async () => {
+    await queue?.stop({ graceful: false, timeoutMs: 1000 });
+    await app?.stop();
+  });
+
+  it('runs them one after another without waiting out the poll interval between them', async () => {
+    const numbers = [1, 2, 3, 4, 5, 6];
+    await queue.sendMany(
+      quickType,
+      numbers.map((n) => ({ n })),
+    );
+    // One slot, which finds the first job as it starts.
+    await queue.work([
+      defineWorker(quickType, async ({ n }) => void ran.push(n), 1) as JobWorker<unknown>,
+    ]);
+    // Half the poll interval for all six: a slot that waited it out after each job would have
+    // run one.
+    await waitFor(
+      async () => ran.length,
+      (count) => count === numbers.length,
+      30_000,
+    );
+    expect(ran.toSorted()).toEqual(numbers);
+  }, 60_000);
+});
