@@ -196,13 +196,20 @@ describe('sending a job', () => {
     );
     for (const { to, subject } of committed)
       expect(await waitForEmail(app.config.email.outboxDir, to)).toMatchObject({ to, subject });
-    // The queue's retry policy applies to jobs sent together too.
+    // The queue's retry policy applies to jobs sent together too, with the test app's pauses
+    // (JOB_RETRY_DELAY_FACTOR 0.02): a second, and the backoff never doubles it.
     const [policy] = (
       (await app.deps.database.db.execute(
-        sql`select retry_limit from pgboss.job where data->>'to' = ${committed[0]!.to}`,
-      )) as unknown as { rows: { retry_limit: number }[] }
+        sql`select retry_limit, retry_delay, retry_backoff, retry_delay_max from pgboss.job
+            where data->>'to' = ${committed[0]!.to}`,
+      )) as unknown as { rows: Record<string, unknown>[] }
     ).rows;
-    expect(policy!.retry_limit).toBe(sendEmailJob.retry.retryLimit);
+    expect(policy).toEqual({
+      retry_limit: sendEmailJob.retry.retryLimit,
+      retry_delay: 1,
+      retry_backoff: true,
+      retry_delay_max: 1,
+    });
   }, 90_000);
 
   /** An email job's payload to a fresh address. */

@@ -169,15 +169,18 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   boss.on('error', options.onError);
   await boss.start();
   const known = new Map(options.types.map((type) => [type.name, type]));
+  const retryDelayFactor = options.retryDelayFactor ?? 1;
   for (const type of known.values()) {
+    // pg-boss counts whole seconds.
+    const retryDelay = Math.max(1, Math.round(type.retry.retryDelaySeconds * retryDelayFactor));
     const queueOptions = {
       retryLimit: type.retry.retryLimit,
-      // pg-boss counts whole seconds.
-      retryDelay: Math.max(
-        1,
-        Math.round(type.retry.retryDelaySeconds * (options.retryDelayFactor ?? 1)),
-      ),
+      retryDelay,
       retryBackoff: type.retry.retryBackoff,
+      // Shortened pauses stay short: the backoff doubles from pg-boss's second, which is already
+      // longer than the scaled first pause, so without a cap four retries took 15 s where their
+      // scaled pauses add up to 1.5.
+      ...(retryDelayFactor < 1 && type.retry.retryBackoff ? { retryDelayMax: retryDelay } : {}),
       expireInSeconds: type.retry.expireInSeconds,
       heartbeatSeconds: options.heartbeatSeconds,
       // A NOTIFY in each enqueueing transaction only where someone LISTENs: on a Postgres server
