@@ -311,6 +311,22 @@ describe('sending a job', () => {
   });
 });
 
+/**
+ * A queue of `type` alone on the app's database, beside the app's own: no supervisor, so no
+ * NOTIFY wakes its workers (as on a Postgres server); they poll every `pollSeconds`.
+ */
+function ownQueue<P>(app: TestApp, type: JobType<P>, pollSeconds: number): Promise<JobQueue> {
+  return startJobQueue({
+    database: app.deps.database,
+    types: [type as JobType<unknown>],
+    pollSeconds,
+    supervise: false,
+    heartbeatSeconds: 30,
+    monitorSeconds: 30,
+    onError: () => {},
+  });
+}
+
 describe('a job whose engine asked to be called back later (429 with Retry-After)', () => {
   let app: TestApp;
   let queue: JobQueue;
@@ -324,15 +340,7 @@ describe('a job whose engine asked to be called back later (429 with Retry-After
   beforeAll(async () => {
     app = await createTestApp();
     // A queue of its own on the app's database, with one handler that always fails as told.
-    queue = await startJobQueue({
-      database: app.deps.database,
-      types: [retryAfterType as JobType<unknown>],
-      pollSeconds: 0.5,
-      supervise: false,
-      heartbeatSeconds: 30,
-      monitorSeconds: 30,
-      onError: () => {},
-    });
+    queue = await ownQueue(app, retryAfterType, 0.5);
     await queue.work([
       defineWorker(retryAfterType, async ({ label }, job) => {
         attempts.set(label, [
@@ -400,15 +408,7 @@ describe('a queue with jobs waiting', () => {
     app = await createTestApp();
     // A poll of a minute and no NOTIFY (as on a Postgres server): once the jobs are sent, only
     // the end of each job can start the next fetch before a minute has passed.
-    queue = await startJobQueue({
-      database: app.deps.database,
-      types: [quickType as JobType<unknown>],
-      pollSeconds: 60,
-      supervise: false,
-      heartbeatSeconds: 30,
-      monitorSeconds: 30,
-      onError: () => {},
-    });
+    queue = await ownQueue(app, quickType, 60);
   });
   afterAll(async () => {
     await queue?.stop({ graceful: false, timeoutMs: 1000 });
