@@ -390,7 +390,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       // job per interval (a bulk of 100 quick jobs took 25 s on two slots at 0.5 s). Now a slot
       // fetches again as soon as its job ends and waits only once the queue is empty.
       for (const worker of workers)
-        for (let slot = 0; slot < worker.concurrency; slot++) {
+        for (let started = 0; started < worker.concurrency; started += 1) {
           // Filled once pg-boss answers; a job that ended before then waits out one interval.
           const slot: { id?: string } = {};
           slot.id = await boss.work<unknown>(
