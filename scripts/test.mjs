@@ -1,5 +1,6 @@
-// `npm test`: checks, unit + API tests on PGlite, the same API tests on Postgres when
-// TEST_DATABASE_URL is set, the browser tests in Chromium, then (with Postgres) every benchmark
+// `npm test`: checks; unit and API tests on PGlite; with a Postgres server (TEST_DATABASE_URL)
+// the API tests on it instead, PGlite keeping the embedded database's own tests
+// (`embeddedDatabaseTests`); the browser tests in Chromium; then (with Postgres) every benchmark
 // once with small counts (figures to .tmp, not bench/results). Every stage runs; the exit code
 // and the closing "N passed, N failed" line cover them all.
 //
@@ -101,6 +102,23 @@ const databaseFreeTests = [
   'src/server/features/auth/session-cache.test.ts',
   'src/server/features/catalog/picture-cache.test.ts',
 ];
+/**
+ * Test files about the embedded database itself (decision 059): transactions and savepoints, the
+ * ledger's concurrent spends on its one connection, the job queue on it (woken by NOTIFY, kept
+ * across a restart) and the operator commands on its data folder. With a Postgres server (CI)
+ * these run on both databases and the other database tests on the server only, where production
+ * runs them; the browser stage runs every journey on the embedded database. Without a server
+ * (`npm test` on a bare machine) every test runs on PGlite.
+ */
+const embeddedDatabaseTests = [
+  'src/server/db/**',
+  'src/server/jobs/**',
+  'src/server/features/billing/ledger.test.ts',
+  'src/server/features/catalog/cli.test.ts',
+];
+/** Vitest's file filters match a part of the path: a folder's glob becomes its path. */
+const asFilter = (glob) => glob.replace(/\*\*$/, '');
+
 // The vitest stages' child processes (web, worker, the operator commands) run the build made
 // below, as production does (tests/helpers/processes.ts).
 const { TEST_DATABASE_URL, ...withoutPostgres } = { ...process.env, TEST_SERVER_BUILD: 'dist' };
@@ -151,7 +169,16 @@ const stages = {
   check: (log) => run(log, 'checks (types, lint, format)', 'npm', ['run', '--silent', 'check']),
 
   // The embedded database is tested here, so this stage's environment has no TEST_DATABASE_URL.
-  api: (log) => runVitest(log, 'PGlite', 'unit and API tests on PGlite', withoutPostgres),
+  api: (log) =>
+    TEST_DATABASE_URL
+      ? runVitest(
+          log,
+          'PGlite',
+          "unit tests and the embedded database's tests on PGlite",
+          withoutPostgres,
+          [...databaseFreeTests, ...embeddedDatabaseTests].map(asFilter),
+        )
+      : runVitest(log, 'PGlite', 'unit and API tests on PGlite', withoutPostgres),
 
   postgres: async (log) => {
     if (!TEST_DATABASE_URL)
@@ -235,24 +262,15 @@ const stages = {
 };
 
 /**
- * Lanes run side by side, the stages of a lane one after the other (decision 032). Measured on
- * two cores: a vitest stage alone keeps 1.5 cores busy, the browser stage (two Playwright
- * workers) 0.75, the benchmarks' smoke run (which only checks that each benchmark still runs; its
- * figures go to .tmp) about 1.3. Two lanes keep both cores busy; three (every stage at once) made
- * the machine's load reach 11 and tests with deadlines fail. Measured again with test files
- * sharing their processes (decision 044): two lanes took 21.6 min; three ([check, api], [e2e],
- * [postgres, bench]) had not finished the PGlite stage after 22 min, the browser stage alone
- * taking 20.6. Since the PGlite stage really runs on PGlite (until 2026-11-27 it inherited
- * TEST_DATABASE_URL and ran every test on Postgres, the multi-process ones included), it takes 8
- * min alone. Since the browser tests run in Chromium's headless shell (decision 055) the browser
- * stage takes 8.2 min alone instead of 17. Beside the others (one CI run): checks 3.5, PGlite
- * 17.2, benchmarks 3.4 min; browser 12.5, Postgres 10.5 min. With the benchmarks after the
- * browser and Postgres stages that lane took 26.4 min against the other's 20.7; after the PGlite
- * stage the lanes are 24.1 and 23.
+ * Lanes run side by side, the stages of a lane one after the other (decisions 032 and 059). CI's
+ * two cores are busy from start to end, so the lanes only need to end together: alone, on a quiet
+ * machine, the browser stage takes 8.4 min and the benchmarks 3.5; checks 1, PGlite (its own tests
+ * only, with a Postgres server) 2.4 and Postgres 6. Three lanes (every stage at once) made the
+ * load reach 11 and tests with deadlines fail (decision 044).
  */
 const lanes = [
-  ['check', 'api', 'bench'],
-  ['e2e', 'postgres'],
+  ['e2e', 'bench'],
+  ['check', 'api', 'postgres'],
 ];
 
 /** Runs a stage with its output kept, then prints it whole with the time it took. */
