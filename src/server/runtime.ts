@@ -219,11 +219,12 @@ export async function start(
   const app = config.role === 'worker' ? await buildWorkerApp(deps) : await buildApp(deps);
   if (options.listen !== false) url = await app.listen({ port: config.port, host: config.host });
   else await app.ready();
+  let stopping: Promise<void> | undefined;
   // Every upload and engine output is classified: the model loads now (on every analysis
-  // thread), not during the first one.
-  warmUpAnalysis({ nsfw: true }).catch((error: unknown) =>
-    logger.warn({ err: error }, 'the NSFW model did not load'),
-  );
+  // thread), not during the first one. A stop during the load ends it on purpose: no warning.
+  warmUpAnalysis({ nsfw: true }).catch((error: unknown) => {
+    if (!stopping) logger.warn({ err: error }, 'the NSFW model did not load');
+  });
   if (config.role !== 'web') {
     await generation.schedule();
     await tryOn.schedule();
@@ -231,7 +232,6 @@ export async function start(
     await queue.work(createWorkers({ mailer, billing, studio, generation, tryOn }));
   }
 
-  let stopping: Promise<void> | undefined;
   const stop = () =>
     (stopping ??= (async () => {
       // Stop taking requests and end event streams, let running jobs finish (or hand them
