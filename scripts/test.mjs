@@ -170,15 +170,15 @@ const stages = {
 
   // The embedded database is tested here, so this stage's environment has no TEST_DATABASE_URL.
   api: (log) =>
-    TEST_DATABASE_URL
-      ? runVitest(
-          log,
-          'PGlite',
-          "unit tests and the embedded database's tests on PGlite",
-          withoutPostgres,
-          [...databaseFreeTests, ...embeddedDatabaseTests].map(asFilter),
-        )
-      : runVitest(log, 'PGlite', 'unit and API tests on PGlite', withoutPostgres),
+    runVitest(
+      log,
+      'PGlite',
+      TEST_DATABASE_URL
+        ? "unit tests and the embedded database's tests on PGlite"
+        : 'unit and API tests on PGlite',
+      withoutPostgres,
+      TEST_DATABASE_URL ? [...databaseFreeTests, ...embeddedDatabaseTests].map(asFilter) : [],
+    ),
 
   postgres: async (log) => {
     if (!TEST_DATABASE_URL)

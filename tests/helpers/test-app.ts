@@ -12,8 +12,8 @@ import { type Running, start } from '../../src/server/runtime.ts';
 
 /**
  * A whole app per test file on a database of its own: PGlite in memory by default, or a fresh
- * database on the Postgres server named by TEST_DATABASE_URL (CI runs the database
- * tests there, and the embedded database's own on PGlite too: decision 059).
+ * database on the Postgres server named by TEST_DATABASE_URL (CI runs the database tests there,
+ * and the embedded database's own on PGlite too: decision 059).
  */
 export interface TestApp extends Running {
   config: Config;
