@@ -439,9 +439,16 @@ test.describe.serial('a Basic subscriber with their one trained model', () => {
     // On a desktop the two slots stand side by side with Start Try-On below them.
     await page.setViewportSize(desktop);
     await page.evaluate(() => window.scrollTo(0, 0));
-    const [personBox, garmentBox] = [await person.boundingBox(), await garment.boundingBox()];
-    expect(personBox!.y).toBe(garmentBox!.y);
-    expect(personBox!.x + personBox!.width).toBeLessThan(garmentBox!.x);
+    // The layout follows the resize a frame or more later: read the boxes until it has.
+    await expect
+      .poll(async () => {
+        const [personBox, garmentBox] = [await person.boundingBox(), await garment.boundingBox()];
+        return {
+          sameRow: personBox!.y === garmentBox!.y,
+          personLeftOfGarment: personBox!.x + personBox!.width < garmentBox!.x,
+        };
+      })
+      .toEqual({ sameRow: true, personLeftOfGarment: true });
     await page.screenshot({ path: `${screenshotDir}/tryon-1280.png` });
     await start.scrollIntoViewIfNeeded();
     await expect(start).toBeInViewport({ ratio: 1 });

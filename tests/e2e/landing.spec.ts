@@ -211,21 +211,24 @@ test('picking a carousel category by hand stops the auto-advance', async ({ page
   await withMotion(page);
   await page.goto('/');
   const examples = section(page, 'Made with Likeness');
-  await expect(examples.getByRole('tab', { selected: true })).toHaveText('Professional');
+  await expect(examples.getByRole('tab', { selected: true }), 'the first tab at first').toHaveText(
+    'Professional',
+  );
   await holdClock(page);
   await examples.scrollIntoViewIfNeeded();
 
+  const selected = examples.getByRole('tab', { selected: true });
   await examples.getByRole('tab', { name: 'Fashion' }).click();
-  await expect(examples.getByRole('tab', { selected: true })).toHaveText('Fashion');
+  await expect(selected, 'the tab clicked is selected').toHaveText('Fashion');
   await expect(examples.getByTestId('examples-progress')).toHaveCount(0);
   await page.clock.runFor(20_000);
-  await expect(examples.getByRole('tab', { selected: true })).toHaveText('Fashion');
+  await expect(selected, 'still the tab clicked, 20 s later').toHaveText('Fashion');
 
   // Keyboard: arrows move between categories and select them.
   await examples.getByRole('tab', { name: 'Fashion' }).focus();
   await page.keyboard.press('ArrowLeft');
   await expect(examples.getByRole('tab', { name: 'Fantasy' })).toBeFocused();
-  await expect(examples.getByRole('tab', { selected: true })).toHaveText('Fantasy');
+  await expect(selected, 'Arrow Left selects the tab before').toHaveText('Fantasy');
 });
 
 test('the style showcase rotates its category tabs', async ({ page }) => {
