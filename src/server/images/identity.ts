@@ -99,6 +99,11 @@ export function alignedFace(
   const source = keys.map((key) => points[key]);
   const toSource = fitSimilarity(target, source);
   const out = new Float32Array(size * size * 3);
+  const { data, width, height } = image;
+  // Runs for every pixel of every face checked: the four neighbours' offsets are found once for
+  // the three channels, and a neighbour outside the picture counts as black.
+  const offsetOf = (px: number, py: number) =>
+    px < 0 || py < 0 || px >= width || py >= height ? -1 : (py * width + px) * 3;
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
       // Pixel centres, so a pixel maps to the middle of the source area it stands for.
@@ -106,9 +111,22 @@ export function alignedFace(
       const v = y + 0.5;
       const sx = toSource.a * u - toSource.b * v + toSource.tx - 0.5;
       const sy = toSource.b * u + toSource.a * v + toSource.ty - 0.5;
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      const dx = sx - x0;
+      const dy = sy - y0;
+      const topLeft = offsetOf(x0, y0);
+      const topRight = offsetOf(x0 + 1, y0);
+      const bottomLeft = offsetOf(x0, y0 + 1);
+      const bottomRight = offsetOf(x0 + 1, y0 + 1);
       const o = (y * size + x) * 3;
       for (let c = 0; c < 3; c++) {
-        out[o + c] = bilinear(image, sx, sy, c) * model.scale + model.offset;
+        const sample =
+          (topLeft < 0 ? 0 : data[topLeft + c]!) * (1 - dx) * (1 - dy) +
+          (topRight < 0 ? 0 : data[topRight + c]!) * dx * (1 - dy) +
+          (bottomLeft < 0 ? 0 : data[bottomLeft + c]!) * (1 - dx) * dy +
+          (bottomRight < 0 ? 0 : data[bottomRight + c]!) * dx * dy;
+        out[o + c] = sample * model.scale + model.offset;
       }
       if (model.grey) {
         const luma = 0.299 * out[o]! + 0.587 * out[o + 1]! + 0.114 * out[o + 2]!;
@@ -150,23 +168,6 @@ function fitSimilarity(
   const a = norm === 0 ? 1 : dot / norm;
   const b = norm === 0 ? 0 : cross / norm;
   return { a, b, tx: tx - a * fx + b * fy, ty: ty - b * fx - a * fy };
-}
-
-function bilinear(image: RgbImage, x: number, y: number, channel: number): number {
-  const x0 = Math.floor(x);
-  const y0 = Math.floor(y);
-  const dx = x - x0;
-  const dy = y - y0;
-  const at = (px: number, py: number) =>
-    px < 0 || py < 0 || px >= image.width || py >= image.height
-      ? 0
-      : image.data[(py * image.width + px) * 3 + channel]!;
-  return (
-    at(x0, y0) * (1 - dx) * (1 - dy) +
-    at(x0 + 1, y0) * dx * (1 - dy) +
-    at(x0, y0 + 1) * (1 - dx) * dy +
-    at(x0 + 1, y0 + 1) * dx * dy
-  );
 }
 
 const loaded = new Map<string, Promise<GraphModel>>();
