@@ -27,6 +27,18 @@ test('after Start Training, 4 previews show on the dashboard, free', async ({ pa
 
   await page.goto('/name-model');
   await expect(page.getByLabel('Model name')).toHaveValue('Preview Me');
+  // From the moment the previews show, counts the times they leave the page (the app moves to the
+  // dashboard without loading a new document, so the watcher stays).
+  await page.evaluate(() => {
+    const watched = window as Window & { previewsLeft?: number };
+    watched.previewsLeft = 0;
+    let shown = false;
+    new MutationObserver(() => {
+      const present = document.querySelector('[data-testid="training-previews"]') !== null;
+      if (present) shown = true;
+      else if (shown) watched.previewsLeft! += 1;
+    }).observe(document.body, { childList: true, subtree: true });
+  });
   await page.getByRole('button', { name: 'Start Training' }).click();
   const started = Date.now();
   await expect(page).toHaveURL('/dashboard');
@@ -59,4 +71,12 @@ test('after Start Training, 4 previews show on the dashboard, free', async ({ pa
   expect(await readCredits(page)).toBe(credits);
   await expectNoSeriousA11yViolations(page);
   await saveScreenshots(page, 'training-previews');
+
+  // When the training ends they stay, below the studio, for a user without pictures of their own:
+  // they never left the page in between.
+  await expect(previews.getByText(/while your model trained\./)).toBeVisible({ timeout: 120_000 });
+  await expect(previews.getByRole('img', { name: /^Preview of you in the/ })).toHaveCount(4);
+  expect(
+    await page.evaluate(() => (window as Window & { previewsLeft?: number }).previewsLeft),
+  ).toBe(0);
 });

@@ -183,12 +183,16 @@ function usePaymentReturnRefresh() {
 
 /**
  * The newest model's training previews, while it trains and, once trained, until the user has
- * pictures of their own (the first page of their generations, read only then).
+ * pictures of their own (the first page of their generations, read whenever the newest model has
+ * previews). Read during the training too, so the previews stay on screen when it ends: read only
+ * then, they vanished until the answer came and came back in another place.
  */
 function useDashboardPreviews(models: Parameters<typeof dashboardPreviews>[0]) {
   const newest = models?.[0];
-  const trained = newest?.status === 'complete' && newest.previews.length > 0;
-  const own = useInfiniteQuery({ ...generationsQueryOptions('all'), enabled: trained });
+  const own = useInfiniteQuery({
+    ...generationsQueryOptions('all'),
+    enabled: (newest?.previews.length ?? 0) > 0,
+  });
   const hasOwnPictures = own.data
     ? own.data.pages.some((page) => page.generations.length > 0)
     : undefined;
