@@ -56,6 +56,7 @@ import {
   type ThroughputRow,
   measureBareFastify,
   measureThroughput,
+  medianBy,
 } from './support/throughput.ts';
 import { writeResults } from './support/results.ts';
 import { startServer } from './support/server-process.ts';
@@ -499,10 +500,6 @@ async function measureWithCpu(
   };
 }
 
-function median<T>(rows: T[], value: (row: T) => number): T {
-  return [...rows].sort((a, b) => value(a) - value(b))[Math.floor((rows.length - 1) / 2)]!;
-}
-
 /** Every balance equals the sum of its ledger; every generation of `userIds` has its job. */
 async function checkBooks(app: Running, userIds: string[]) {
   const { db } = app.deps.database;
@@ -669,8 +666,8 @@ try {
       } finally {
         await floor.close();
       }
-      const floorRow = median(floorMeasured, (row) => row.requestsPerSecond);
-      const productRow = median(productMeasured, (row) => row.requestsPerSecond);
+      const floorRow = medianBy(floorMeasured, (row) => row.requestsPerSecond);
+      const productRow = medianBy(productMeasured, (row) => row.requestsPerSecond);
       floorRows = [
         { ...floorRow, name: 'floor: signature checked, then one prepared statement' },
         {

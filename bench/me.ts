@@ -6,6 +6,9 @@
 //                                          default: the local one when `pg_isready` answers).
 //                                          Without one nothing is measured: the floor is SQL.
 //   BENCH_CONNECTIONS=50 BENCH_SECONDS=5   autocannon load per row, one user per connection
+//   BENCH_ROUNDS=3                         rounds of (floor, product, product without the cache):
+//                                          the three servers run side by side and each round
+//                                          measures them one after another; medians are reported
 //
 // The floor does what a correct answer must: check the cookie's signature (HMAC-SHA256 with
 // Node's crypto), then one statement joining the session (unexpired) to its user, profile and
@@ -31,10 +34,11 @@ import {
   createScratchDatabase,
   dropScratchDatabase,
 } from './support/scratch-database.ts';
-import { type MeasuredRow, measureThroughput } from './support/throughput.ts';
+import { type MeasuredRow, measureThroughput, medianBy } from './support/throughput.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const secret = 'bench-secret-bench-secret-bench-secret-0123';
 const publicUrl = 'http://localhost:3000';
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'likeness-bench-me-'));
@@ -138,58 +142,62 @@ async function measure(name: string, url: string, clients: string, cookie: strin
   return { ...row, mainThreadMsPerRequest: used.active / Math.max(1, row.requests) };
 }
 
-const measured: Omit<Row, 'ratioToFloor'>[] = [];
+const floorName = 'floor: signature checked, then one join (session, user, profile, subscription)';
+const productName = 'GET /api/me, the product (session cache on, the default)';
+const withoutCacheName =
+  'GET /api/me, the product with SESSION_CACHE_SECONDS=0 (the session read each time)';
+/** Each target's row of every round, in the order measured. */
+const byRound = new Map<string, Omit<Row, 'ratioToFloor'>[]>();
 let serverVersion: string;
 try {
   serverVersion = await adminQuery('show server_version');
-  const variants: [string, Record<string, string>][] = [
-    ['GET /api/me, the product (session cache on, the default)', {}],
-    [
-      'GET /api/me, the product with SESSION_CACHE_SECONDS=0 (the session read each time)',
-      { SESSION_CACHE_SECONDS: '0' },
-    ],
-  ];
-  const users: BenchUser[] = [];
-  for (const [name, env] of variants) {
-    const app = await startApp(env);
-    try {
-      if (users.length === 0) {
-        console.log(`  signing up ${connections} users…`);
-        for (let n = 0; n < connections; n += 1)
-          users.push(await signUpOverHttp(app.url, publicUrl));
-      }
-      measured.push(await measure(name, app.url, perUserClients(users), users[0]!.cookie));
-    } finally {
-      await app.stop();
-    }
-  }
+  const product = await startApp({});
+  const withoutCache = await startApp({ SESSION_CACHE_SECONDS: '0' });
   const floor = await startFloor();
   try {
-    measured.unshift(
-      await measure(
-        'floor: signature checked, then one join (session, user, profile, subscription)',
-        floor.url,
-        perUserClients(users),
-        users[0]!.cookie,
-      ),
-    );
+    console.log(`  signing up ${connections} users…`);
+    const users: BenchUser[] = [];
+    for (let n = 0; n < connections; n += 1)
+      users.push(await signUpOverHttp(product.url, publicUrl));
+    const clients = perUserClients(users);
+    // Rounds alternate the targets, so a minute in which this shared machine is slow (it often
+    // is) lands on all of them instead of deciding the ratio.
+    for (let round = 1; round <= rounds; round += 1) {
+      for (const [name, url] of [
+        [floorName, floor.url],
+        [productName, product.url],
+        [withoutCacheName, withoutCache.url],
+      ] as const) {
+        const row = await measure(name, url, clients, users[0]!.cookie);
+        byRound.set(name, [...(byRound.get(name) ?? []), row]);
+      }
+    }
   } finally {
-    await floor.close();
+    await Promise.all([product.stop(), withoutCache.stop(), floor.close()]);
   }
 } finally {
   await dropScratchDatabase();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-const floorRate = measured[0]!.requestsPerSecond;
-const rows: Row[] = measured.map((row) => ({
-  ...row,
-  ratioToFloor: row.requestsPerSecond / floorRate,
-}));
+const floorRate = medianBy(
+  byRound.get(floorName)!,
+  (row) => row.requestsPerSecond,
+).requestsPerSecond;
+const rows: Row[] = [floorName, productName, withoutCacheName].map((name) => {
+  const row = medianBy(byRound.get(name)!, (measured) => measured.requestsPerSecond);
+  return { ...row, ratioToFloor: row.requestsPerSecond / floorRate };
+});
+/** The product against the floor within each round (measured a few seconds apart). */
+const roundRatios = byRound
+  .get(productName)!
+  .map((row, round) => row.requestsPerSecond / byRound.get(floorName)![round]!.requestsPerSecond);
 const meta = {
   ...machine(),
   database: `Postgres ${serverVersion} on the same machine (scratch database, pools of 10)`,
   load: `autocannon, ${connections} connections (one user each), ${seconds} s per row ${afterWarmUp('a 1 s warm-up')}, client in a worker thread of this process`,
+  rounds: `${rounds} of (floor, product, product without the cache), the servers side by side; each row is its target's median round by requests/s (of an even count, the lower middle)`,
+  'product ÷ floor in each round': roundRatios.map((ratio) => `${ratio.toFixed(2)}×`).join(', '),
   goal: 'the product at least 0.7 of the floor (issue #18)',
 };
 

@@ -88,3 +88,9 @@ export async function measureBareFastify(name: string, load: Load): Promise<Meas
     await bare.close();
   }
 }
+
+/** The median row by `value` (of an even count, the lower middle): a round that happened to be
+ * fast or slow on this shared machine does not decide a comparison. */
+export function medianBy<T>(rows: readonly T[], value: (row: T) => number): T {
+  return [...rows].sort((a, b) => value(a) - value(b))[Math.floor((rows.length - 1) / 2)]!;
+}
