@@ -1,8 +1,9 @@
 // What validating a photo costs next to decoding it: sharp decoding 12 large photos (about
 // 12 MP each) versus `analyzePhoto` + `judgePhoto` on the same 12 (face detection, mesh,
 // descriptor, sharpness; warm, after `warmUp`), in one run: on the calling thread one photo
-// after another, and as the product runs it (analysis.ts's thread pool, the 12 at once as a
-// burst of uploads queues them) with the pool this machine gets by default and with two threads.
+// after another, and as the product runs it (analysis.ts's thread pool, the 12 queued at once as
+// a burst of uploads' validation jobs queue them) with this machine's default pool and with two
+// threads.
 //
 //   npm run bench validation
 //   BENCH_ROUNDS=3   times each set of 12 is measured (the fastest round counts)
@@ -115,13 +116,14 @@ async function measure(
       );
       total = performance.now() - started;
       max = Math.max(...times);
-    }
-    for (const photo of together ? [] : photos) {
-      const started = performance.now();
-      await work(photo.bytes, round);
-      const ms = performance.now() - started;
-      total += ms;
-      max = Math.max(max, ms);
+    } else {
+      for (const photo of photos) {
+        const started = performance.now();
+        await work(photo.bytes, round);
+        const ms = performance.now() - started;
+        total += ms;
+        max = Math.max(max, ms);
+      }
     }
     if (!best || total < best.total) best = { total, max };
   }
@@ -133,6 +135,11 @@ async function measure(
   };
   console.log(`  ${name}: ${row.totalMs} ms for ${photos.length}, ${row.perPhotoMs} ms each`);
   return row;
+}
+
+/** Of two measurements of the same work, the faster. */
+function fasterOf<T extends { totalMs: number }>(a: T, b: T): T {
+  return b.totalMs < a.totalMs ? b : a;
 }
 
 const photos = await inputs();
@@ -149,11 +156,10 @@ const decodeOnly = (
 
 if (process.argv.includes('--floor-child')) {
   // Twice, the faster counting, as in the parent: the first rounds also warm libvips up.
-  const [first, second] = [
-    await decodeOnly(floorWithoutArenaLimit),
-    await decodeOnly(floorWithoutArenaLimit),
-  ];
-  console.log(`RESULT ${JSON.stringify(second.totalMs < first.totalMs ? second : first)}`);
+  const first = await decodeOnly(floorWithoutArenaLimit);
+  console.log(
+    `RESULT ${JSON.stringify(fasterOf(first, await decodeOnly(floorWithoutArenaLimit)))}`,
+  );
   process.exit(0);
 }
 
@@ -204,10 +210,9 @@ const defaultThreads = smallPoolSize();
 const threadRows = [];
 for (const threads of new Set([defaultThreads, 2])) threadRows.push(await onThreads(threads));
 
-const decodeAfter = await decodeOnly();
-const floors = [decodeAfter.totalMs < decodeBefore.totalMs ? decodeAfter : decodeBefore];
+const floors = [fasterOf(decodeBefore, await decodeOnly())];
 if (process.env.MALLOC_ARENA_MAX) floors.push(decodeWithoutArenaLimit());
-const decode = floors.reduce((fastest, row) => (row.totalMs < fastest.totalMs ? row : fastest));
+const decode = floors.reduce(fasterOf);
 
 const rows: Row[] = [...floors, validate, ...threadRows].map((row) => ({
   ...row,
