@@ -13,7 +13,7 @@ import {
   validationMessages,
 } from '../../../common/messages/studio.ts';
 import { photos as photoRules } from '../../../common/product/photos.ts';
-import { creditLedger, trainingPhotos, userModels } from '../../db/schema/index.ts';
+import { creditLedger, studioDrafts, trainingPhotos, userModels } from '../../db/schema/index.ts';
 import { analyzePhoto, faceSimilarity } from '../../images/analysis.ts';
 import { startFakeS3, type FakeS3 } from '../../../../tests/fakes/s3-api.ts';
 import { deleteFilesJob, startTrainingJob } from './jobs.ts';
@@ -536,9 +536,15 @@ describe('the training status while photos are uploaded', () => {
 
   /**
    * Sends an upload over real HTTP in two halves and reports the draft's training status seen
-   * while the second half is held back; answers that and the upload's HTTP status.
+   * while the second half is held back (then runs `whileHeld`); answers that and the upload's
+   * HTTP status.
    */
-  async function uploadHalting(user: SignedInUser, file: Buffer, filename: string) {
+  async function uploadHalting(
+    user: SignedInUser,
+    file: Buffer,
+    filename: string,
+    whileHeld: () => Promise<unknown> = async () => {},
+  ) {
     const body = multipart(file, { filename });
     const half = Math.floor(body.payload.length / 2);
     const url = new URL('/api/studio/photos', listening.url);
@@ -565,6 +571,7 @@ describe('the training status while photos are uploaded', () => {
       (status) => status === 'UPLOADING',
       10_000,
     );
+    await whileHeld();
     upload.end(body.payload.subarray(half));
     return { during, status: await done };
   }
@@ -585,6 +592,39 @@ describe('the training status while photos are uploaded', () => {
     const refused = await uploadHalting(user, Buffer.from('not a picture at all'), 'notes.jpg');
     expect(refused).toEqual({ during: 'UPLOADING', status: 415 });
     expect((await listeningApi.draft(user)).trainingStatus).toBe('VALIDATION_COMPLETE');
+  });
+
+  it('is VALIDATION_COMPLETE after a refused file when the photo being checked as it started was settled meanwhile', async () => {
+    const user = await signUp(listening);
+    await listeningApi.upload(user, photoFixtures.personA(1));
+    await listeningApi.settledDraft(user);
+    // A photo still being checked (a row without a job stays pending), as an upload leaves it.
+    const checking = `${user.id}-checking`;
+    const db = listening.deps.database.db;
+    await db.insert(trainingPhotos).values({
+      id: checking,
+      userId: user.id,
+      storageKey: `users/${user.id}/training-images/${checking}.jpg`,
+      thumbnailKey: `users/${user.id}/training-images/${checking}-thumb.webp`,
+      fileName: 'checking.jpg',
+      width: 900,
+      height: 1200,
+      bytes: 1,
+    });
+    await db
+      .update(studioDrafts)
+      .set({ trainingStatus: 'VALIDATING' })
+      .where(eq(studioDrafts.userId, user.id));
+    expect((await listeningApi.draft(user)).trainingStatus).toBe('VALIDATING');
+
+    // While a refused file is on its way, the photo being checked is removed: nothing waits.
+    const refused = await uploadHalting(user, Buffer.from('not a picture'), 'notes.jpg', () =>
+      listeningApi.call(user, 'DELETE', `/api/studio/photos/${checking}`),
+    );
+    expect(refused).toEqual({ during: 'UPLOADING', status: 415 });
+    const draft = await listeningApi.draft(user);
+    expect(draft.counts).toEqual({ total: 1, passed: 1, failed: 0, pending: 0 });
+    expect(draft.trainingStatus).toBe('VALIDATION_COMPLETE');
   });
 });
 

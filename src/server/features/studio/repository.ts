@@ -55,17 +55,20 @@ export async function updateDraft(
 
 /**
  * Puts the user's draft back as `previous` read it, updated_at included (removed again if there
- * was none and nothing else was chosen since): a refused upload leaves nothing changed.
+ * was none and nothing else was chosen since): a refused upload leaves nothing changed. The
+ * training status is the one the draft's photos say now (`trainingStatus`), not the one
+ * `previous` read: validations and deletions may have settled the draft meanwhile.
  */
 export async function restoreDraft(
   tx: Executor,
   userId: string,
   previous: DraftRow | undefined,
+  trainingStatus: TrainingStatus | null,
 ): Promise<void> {
   if (previous) {
     await tx
       .update(studioDrafts)
-      .set({ trainingStatus: previous.trainingStatus, updatedAt: previous.updatedAt })
+      .set({ trainingStatus, updatedAt: previous.updatedAt })
       .where(eq(studioDrafts.userId, userId));
     return;
   }

@@ -56,7 +56,7 @@ import {
 } from './repository.ts';
 import type { TrainingPreviews } from './previews.ts';
 import { trainingReference } from './training.ts';
-import { settleDraft, type PhotoChange } from './validation.ts';
+import { draftTrainingStatus, settleDraft, type PhotoChange } from './validation.ts';
 
 /**
  * A feature with rows or files made from a model, called in the model's deletion transaction
@@ -204,7 +204,11 @@ export function createStudioService(deps: StudioServiceDeps) {
     modelById: (modelId: string) => findModelById(db, modelId),
 
     async draftPhotos(userId: string): Promise<DraftPhotosResponse> {
-      const [rows, draft] = await Promise.all([listDraftPhotos(db, userId), findDraft(db, userId)]);
+      // One snapshot: read apart, the status could predate the photos' last validation.
+      const [rows, draft] = await db.transaction(
+        async (tx) => [await listDraftPhotos(tx, userId), await findDraft(tx, userId)] as const,
+        { isolationLevel: 'repeatable read', accessMode: 'read only' },
+      );
       const counts = { total: rows.length, passed: 0, failed: 0, pending: 0 };
       for (const row of rows) counts[row.status as 'passed' | 'failed' | 'pending'] += 1;
       return {
@@ -274,8 +278,14 @@ export function createStudioService(deps: StudioServiceDeps) {
         await Promise.all(
           [storageKeyOf, thumbnailKey].map((key) => storage.delete(key).catch(() => {})),
         );
-        // Back to the status the draft had before this upload started.
-        await restoreDraft(db, userId, before).catch(() => {});
+        // Back to the draft as it was before this upload started, with the status its photos
+        // say now (validations may have finished meanwhile).
+        await db
+          .transaction(async (tx) => {
+            await lockDraft(tx, userId);
+            await restoreDraft(tx, userId, before, await draftTrainingStatus(tx, userId));
+          })
+          .catch(() => {});
         throw error;
       }
     },

@@ -188,6 +188,14 @@ export async function settleDraft(
   return changes;
 }
 
+/** The training status the user's draft photos say (read it with the draft locked). */
+export async function draftTrainingStatus(
+  tx: Executor,
+  userId: string,
+): Promise<TrainingStatus | null> {
+  return trainingStatusOf(await listDraftPhotos(tx, userId));
+}
+
 /** VALIDATING while a photo waits for its checks, VALIDATION_COMPLETE once none does. */
 function trainingStatusOf(draft: PhotoRow[]): TrainingStatus | null {
   if (draft.length === 0) return null;
