@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState } from 'react';
 import { timings } from '../../../../common/product/timings.ts';
 import { useInView } from './use-in-view.ts';
 import { useReducedMotion } from './use-reduced-motion.ts';
@@ -32,7 +32,10 @@ export function useAutoAdvance(
   const elapsed = useRef(0);
   const running = enabled && !manual && count > 1;
 
-  useEffect(() => {
+  // A layout effect: the timer starts in the same task that shows the progress bar. A passive
+  // effect runs a task later (React yields for a paint first), so time moved in between, as a
+  // test's clock does, passed without the timer.
+  useLayoutEffect(() => {
     if (!running) return;
     const id = window.setInterval(() => {
       elapsed.current += tickMs;
