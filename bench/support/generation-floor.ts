@@ -68,8 +68,9 @@ export async function startGenerationFloor(options: {
       select gen_random_uuid(), q.name, jsonb_build_object('generationId', g.id),
         coalesce(
           (select min(priority) - 1 from pgboss.job
-            where name = q.name and state < 'active' and group_id = g.user_id),
-          (select max(priority) from pgboss.job where name = q.name and state < 'active'),
+            where name = q.name and state < 'active' and not blocked and group_id = g.user_id),
+          (select max(priority) from pgboss.job
+            where name = q.name and state < 'active' and not blocked),
           0),
         now(), now(), g.user_id, q.expire_seconds, q.deletion_seconds,
         now() + q.retention_seconds * interval '1s', q.retry_limit, q.retry_delay,
