@@ -29,7 +29,8 @@
 //      with the request path being measured. The product is compared with its floor in the same
 //      run (issue #18, `support/generation-floor.ts`): one prepared statement behind a bare
 //      Fastify route doing all the work a correct accept must, on the same users, models and
-//      preset; rounds alternate floor and product (BENCH_ROUNDS, default 1) and the medians are
+//      preset; rounds alternate floor and product (BENCH_ROUNDS, default 1), each row after an
+//      ANALYZE (the statistics a running server's autovacuum keeps), and the medians are
 //      reported with the CPU per request (Node's main thread, Postgres's backends). Afterwards
 //      every balance must equal the sum of its ledger and every accepted generation of the
 //      phase must have its pg-boss job, or the script exits non-zero.
@@ -646,8 +647,15 @@ try {
       });
       const floorMeasured: FloorRow[] = [];
       const productMeasured: FloorRow[] = [];
+      // The statistics as autovacuum keeps them on a running server, fresh before each row: the
+      // job table grows by thousands of rows a second here, faster than autoanalyze's minute,
+      // and a named statement planned while the table was nearly empty kept a sequential scan
+      // of the waiting jobs (auto_explain: 9.5 ms an accept at 345 of one owner's jobs). A
+      // server running for a day holds its retained jobs and never plans for an empty table.
+      const freshStatistics = () => app.deps.database.db.execute(sql`analyze`);
       try {
         for (let round = 1; round <= rounds; round += 1) {
+          await freshStatistics();
           floorMeasured.push(
             await measureWithCpu(`floor: one prepared statement (round ${round})`, {
               ...perUser,
@@ -655,6 +663,7 @@ try {
             }),
           );
           sampleLoad();
+          await freshStatistics();
           productMeasured.push(
             await measureWithCpu(
               `POST /api/generations, ${connections} users, one per connection (${presetCount} presets, round ${round})`,
