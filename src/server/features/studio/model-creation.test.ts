@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
+import pg from 'pg';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,7 @@ import { analyzePhoto, faceSimilarity } from '../../images/analysis.ts';
 import { startFakeS3, type FakeS3 } from '../../../../tests/fakes/s3-api.ts';
 import { deleteFilesJob, startTrainingJob } from './jobs.ts';
 import { apiCaller, photoFixtures, waitFor } from '../../../../tests/helpers/studio.ts';
-import { createTestApp, type TestApp } from '../../../../tests/helpers/test-app.ts';
+import { createTestApp, type TestApp, usesPostgres } from '../../../../tests/helpers/test-app.ts';
 import { multipart, overTenMegabyteJpeg } from '../../../../tests/helpers/uploads.ts';
 import { signUp, type SignedInUser } from '../../../../tests/helpers/users.ts';
 
@@ -520,6 +521,51 @@ describe('creating a model and training it with the local engine', () => {
       monthlyFreeTrainingsLeft: 0,
     });
     expect((await api.draft(user)).counts.passed).toBe(8);
+  });
+});
+
+describe.skipIf(!usesPostgres)('the draft read while a validation commits', () => {
+  it('answers the photos and the training status of one moment', async () => {
+    const user = await signUp(app);
+    await api.upload(user, photoFixtures.personA(1));
+    const settled = await api.settledDraft(user);
+    expect(settled.trainingStatus).toBe('VALIDATION_COMPLETE');
+    // Another transaction puts a photo back to being checked, as an upload does, and holds the
+    // drafts table until the read below has begun and waits for it.
+    const writer = new pg.Client({ connectionString: app.config.database.url });
+    await writer.connect();
+    try {
+      await writer.query('begin');
+      await writer.query(
+        "update training_photos set status = 'pending', embedding = null where id = $1",
+        [settled.photos[0]!.id],
+      );
+      await writer.query(
+        "update studio_drafts set training_status = 'VALIDATING' where user_id = $1",
+        [user.id],
+      );
+      await writer.query('lock table studio_drafts in access exclusive mode');
+      const read = api.draft(user);
+      await waitFor(
+        async () =>
+          (
+            await writer.query<{ n: number }>(
+              `select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation
+                where c.relname = 'studio_drafts' and not l.granted`,
+            )
+          ).rows[0]!.n,
+        (waiting) => waiting > 0,
+        10_000,
+      );
+      await writer.query('commit');
+      const draft = await read;
+      // Before the commit or after it, but never the photos of one and the status of the other.
+      expect(draft.trainingStatus).toBe(
+        draft.counts.pending > 0 ? 'VALIDATING' : 'VALIDATION_COMPLETE',
+      );
+    } finally {
+      await writer.end();
+    }
   });
 });
 
