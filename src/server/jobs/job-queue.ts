@@ -159,6 +159,22 @@ async function createWaitingByOwnerIndex(database: JobQueueOptions['database']):
   });
 }
 
+/**
+ * The priority of an owner's next job (see `fairPriorities`): one below their last waiting job,
+ * else the head of the queue, else 0. Both reads go through an index (the head through pg-boss's
+ * fetch index, the tail through `waitingByOwnerIndex`), so an enqueue costs the same whatever
+ * the backlog; `not blocked` is what lets the planner use them (a job waiting on dependencies
+ * is never fetched first).
+ */
+function firstFairPriority(name: string, owner: string | SQL): SQL {
+  return sql`coalesce(
+      (select min(priority) - 1 from pgboss.job
+        where name = ${name}::text and state < 'active' and not blocked and group_id = ${owner}),
+      (select max(priority) from pgboss.job
+        where name = ${name}::text and state < 'active' and not blocked),
+      0)`;
+}
+
 export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
   const { database } = options;
   // pg-boss hears of new jobs through LISTEN only on the embedded database (see below).
@@ -250,9 +266,6 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
    * it, while two owners with backlogs alternate. A new bulk of an owner who has jobs waiting
    * queues behind those. Two requests at once may share priorities, which only pairs their jobs
    * in a round; nothing is locked. The numbers start again from 0 whenever the queue drains.
-   * Both reads go through an index (the head through pg-boss's fetch index, the tail through
-   * `waitingByOwnerIndex`), so an accept costs the same whatever the backlog; `not blocked`
-   * is what lets the planner use them (waiting jobs with dependencies are never fetched first).
    */
   async function fairPriorities(
     tx: Executor | undefined,
@@ -261,16 +274,10 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     count: number,
   ): Promise<number[]> {
     const result = await (tx ?? database.db).execute(
-      sql`select
-            (select max(priority) from pgboss.job
-              where name = ${name} and state < 'active' and not blocked) as head,
-            (select min(priority) from pgboss.job
-              where name = ${name} and state < 'active' and not blocked
-                and group_id = ${owner}) as tail`,
+      sql`select ${firstFairPriority(name, owner)} as start`,
     );
-    const [row] = (result as unknown as { rows: { head: number | null; tail: number | null }[] })
-      .rows;
-    const start = row?.tail != null ? row.tail - 1 : (row?.head ?? 0);
+    const [row] = (result as unknown as { rows: { start: number }[] }).rows;
+    const start = row?.start ?? 0;
     return Array.from({ length: count }, (_, i) => start - i);
   }
 
@@ -365,13 +372,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       // as `sendMany` sends them: every other column from the queue's options. The priorities are
       // `fairPriorities`'s, counted in the same statement.
       const ctes = sql`${sql.raw(as)}_start as (
-          select coalesce(
-            (select min(priority) - 1 from pgboss.job
-              where name = ${name}::text and state < 'active' and not blocked
-                and group_id = ${owner}),
-            (select max(priority) from pgboss.job
-              where name = ${name}::text and state < 'active' and not blocked),
-            0) as priority
+          select ${firstFairPriority(name, owner)} as priority
         ),
         ${sql.raw(as)} as (
           insert into ${table} (
