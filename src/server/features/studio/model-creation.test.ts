@@ -48,6 +48,20 @@ function userFiles(user: SignedInUser, folder = ''): string[] {
     .map((entry) => path.relative(root, path.join(entry.parentPath, entry.name)));
 }
 
+/** A draft photo row without a validation job: it stays pending, as one still being checked. */
+function photoBeingChecked(user: SignedInUser, id: string) {
+  return {
+    id,
+    userId: user.id,
+    storageKey: `users/${user.id}/training-images/${id}.jpg`,
+    thumbnailKey: `users/${user.id}/training-images/${id}-thumb.webp`,
+    fileName: `${id}.jpg`,
+    width: 900,
+    height: 1200,
+    bytes: 1,
+  };
+}
+
 async function uploadPersonA(user: SignedInUser, count: number) {
   for (let n = 1; n <= count; n += 1) {
     const { status, body } = await api.upload(user, photoFixtures.personA(n));
@@ -107,22 +121,10 @@ describe('uploading and validating training photos', () => {
       ['sameShot', 5],
     ]);
 
-    // Four photos still being checked take the last four places (rows without a job, so they
-    // stay pending); a 13th place is refused.
+    // Four photos still being checked take the last four places; a 13th place is refused.
     const db = app.deps.database.db;
     const holders = ['held-1', 'held-2', 'held-3', 'held-4'].map((id) => `${user.id}-${id}`);
-    await db.insert(trainingPhotos).values(
-      holders.map((id) => ({
-        id,
-        userId: user.id,
-        storageKey: `users/${user.id}/training-images/${id}.jpg`,
-        thumbnailKey: `users/${user.id}/training-images/${id}-thumb.webp`,
-        fileName: `${id}.jpg`,
-        width: 900,
-        height: 1200,
-        bytes: 1,
-      })),
-    );
+    await db.insert(trainingPhotos).values(holders.map((id) => photoBeingChecked(user, id)));
     const before = userFiles(user).length;
     const { status, body } = await api.upload(user, photoFixtures.personA(1));
     expect(status).toBe(409);
@@ -644,19 +646,10 @@ describe('the training status while photos are uploaded', () => {
     const user = await signUp(listening);
     await listeningApi.upload(user, photoFixtures.personA(1));
     await listeningApi.settledDraft(user);
-    // A photo still being checked (a row without a job stays pending), as an upload leaves it.
+    // A photo still being checked, as an upload leaves it.
     const checking = `${user.id}-checking`;
     const db = listening.deps.database.db;
-    await db.insert(trainingPhotos).values({
-      id: checking,
-      userId: user.id,
-      storageKey: `users/${user.id}/training-images/${checking}.jpg`,
-      thumbnailKey: `users/${user.id}/training-images/${checking}-thumb.webp`,
-      fileName: 'checking.jpg',
-      width: 900,
-      height: 1200,
-      bytes: 1,
-    });
+    await db.insert(trainingPhotos).values(photoBeingChecked(user, checking));
     await db
       .update(studioDrafts)
       .set({ trainingStatus: 'VALIDATING' })
