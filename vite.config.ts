@@ -38,6 +38,14 @@ export default defineConfig({
   build: {
     outDir: fileURLToPath(new URL('dist/web', import.meta.url)),
     emptyOutDir: true,
+    rolldownOptions: {
+      // The app (index.html) and the landing page's own entry, without the router and the data
+      // cache (decision 061); the prerender plugin writes landing.html around the latter.
+      input: {
+        index: fileURLToPath(new URL('src/web/index.html', import.meta.url)),
+        landing: fileURLToPath(new URL('src/web/landing.tsx', import.meta.url)),
+      },
+    },
     sourcemap: true,
     // Illustrations stay files (hashed, cached for a year) instead of data: URLs inside the
     // JavaScript: the bundle stays lean and a picture can be cached and fail on its own.

@@ -4,14 +4,14 @@ import { pathToFileURL } from 'node:url';
 import { build, type Plugin, type ResolvedConfig, type Rollup } from 'vite';
 import type { PrerenderedPage } from '../../src/web/prerender.tsx';
 
-const landingPageModule = '/features/landing/pages/home-page.tsx';
+const landingEntry = '/landing.tsx';
 
 /**
  * Writes `landing.html`, which the server sends for `/`: index.html with the landing page
  * already rendered inside `#root` (by src/web/prerender.tsx, built for Node on the side), its
- * title, and module preloads for the landing page's own chunks, so the page paints before any
- * script runs and the scripts that hydrate it load in parallel. Every other path keeps the
- * empty index.html.
+ * title, and the landing entry's script, module preloads and styles in place of the app's
+ * (landing.tsx, decision 061), so the page paints before any script runs and the scripts that
+ * hydrate it load in parallel. Every other path keeps the empty index.html.
  */
 export function prerenderLanding(): Plugin {
   let config: ResolvedConfig;
@@ -36,7 +36,7 @@ export function prerenderLanding(): Plugin {
           emptyOutDir: true,
           sourcemap: false,
           minify: false,
-          rollupOptions: { output: { entryFileNames: 'prerender.mjs' } },
+          rolldownOptions: { input: undefined, output: { entryFileNames: 'prerender.mjs' } },
         },
       });
       let page: PrerenderedPage;
@@ -52,40 +52,50 @@ export function prerenderLanding(): Plugin {
       const template = readFileSync(path.join(outDir, 'index.html'), 'utf8');
       const root = '<div id="root"></div>';
       if (!template.includes(root)) throw new Error(`index.html has no empty ${root}`);
-      const preloads = landingChunks(bundle)
-        .map((file) => `    <link rel="modulepreload" crossorigin href="${config.base}${file}">\n`)
-        .join('');
+      const appTags =
+        /^\s*<(?:script type="module"[^>]*><\/script|link rel="(?:modulepreload|stylesheet)"[^>]*)>\n/gm;
+      if (!appTags.test(template))
+        throw new Error('index.html has no script or style tags from the build');
       const html = template
+        .replace(appTags, '')
         .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
-        .replace('</head>', `${preloads}  </head>`)
+        .replace('  </head>', `${landingTags(bundle, config.base)}  </head>`)
         .replace(root, `<div id="root">${page.html}</div>`);
       writeFileSync(path.join(outDir, 'landing.html'), html);
     },
   };
 }
 
-/** The landing page's chunk and the chunks it imports that index.html does not preload yet. */
-function landingChunks(bundle: Rollup.OutputBundle): string[] {
+/** The landing entry's script, a preload for each chunk it imports, and its styles. */
+function landingTags(bundle: Rollup.OutputBundle, base: string): string {
   const chunks = Object.values(bundle).filter(
     (output): output is Rollup.OutputChunk => output.type === 'chunk',
   );
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
-  const landing = chunks.find((chunk) => chunk.facadeModuleId?.endsWith(landingPageModule));
-  const entry = chunks.find((chunk) => chunk.isEntry);
-  if (!landing || !entry) throw new Error('the build has no landing page or entry chunk');
+  const entry = chunks.find(
+    (chunk) => chunk.isEntry && chunk.facadeModuleId?.endsWith(landingEntry),
+  );
+  if (!entry) throw new Error(`the build has no ${landingEntry} entry`);
 
-  const closure = (start: Rollup.OutputChunk) => {
-    const seen = new Set<string>();
-    const visit = (chunk: Rollup.OutputChunk) => {
-      if (seen.has(chunk.fileName)) return;
-      seen.add(chunk.fileName);
-      chunk.imports.forEach((file) => visit(byFile.get(file)!));
-    };
-    visit(start);
-    return seen;
+  const imported = new Set<Rollup.OutputChunk>();
+  const visit = (chunk: Rollup.OutputChunk) => {
+    if (imported.has(chunk)) return;
+    imported.add(chunk);
+    chunk.imports.forEach((file) => visit(byFile.get(file)!));
   };
-  const alreadyLoaded = closure(entry);
-  return [...closure(landing)].filter((file) => !alreadyLoaded.has(file));
+  visit(entry);
+  const styles = new Set(
+    [...imported].flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]),
+  );
+  return [
+    `<script type="module" crossorigin src="${base}${entry.fileName}"></script>`,
+    ...[...imported]
+      .filter((chunk) => chunk !== entry)
+      .map((chunk) => `<link rel="modulepreload" crossorigin href="${base}${chunk.fileName}">`),
+    ...[...styles].map((file) => `<link rel="stylesheet" crossorigin href="${base}${file}">`),
+  ]
+    .map((tag) => `    ${tag}\n`)
+    .join('');
 }
 
 function escapeHtml(text: string): string {

@@ -2,13 +2,10 @@
 // HTML, so its response carries the page and the browser paints it before any script has run.
 // Nobody is signed in and no catalog data is loaded here: the page shows what a first visit
 // shows before its requests return (reserved space, no account buttons), which is exactly what
-// the browser's first render produces when it hydrates this markup.
+// the browser's first render produces when it hydrates this markup (landing.tsx).
 import { prerender } from 'react-dom/static';
-import { StaticRouter } from 'react-router';
 import { pageTitleMessages } from '../common/messages/shell.ts';
-import { routes } from '../common/product/routes.ts';
-import { App } from './app/app.tsx';
-import { AppRoutes, preloadLandingPage } from './app/router.tsx';
+import { LandingApp } from './features/landing/landing-app.tsx';
 
 export interface PrerenderedPage {
   /** What goes inside `<div id="root">`. */
@@ -18,18 +15,11 @@ export interface PrerenderedPage {
 }
 
 export async function prerenderLanding(): Promise<PrerenderedPage> {
-  // As in the browser before it hydrates (main.tsx): the page's code first, so nothing suspends.
-  await preloadLandingPage();
-  const { prelude } = await prerender(
-    <App>
-      <StaticRouter location={routes.home}>
-        <AppRoutes />
-      </StaticRouter>
-    </App>,
+  const { prelude } = await prerender(<LandingApp />, {
     // However large a part is, it stays in place: React would otherwise send a large part after
     // the rest, with an inline script to move it in, which the Content-Security-Policy refuses.
-    { progressiveChunkSize: Number.POSITIVE_INFINITY },
-  );
+    progressiveChunkSize: Number.POSITIVE_INFINITY,
+  });
   const html = await new Response(prelude).text();
   if (/<script|<template/i.test(html)) {
     throw new Error('The prerendered landing page contains a script or a late part');

@@ -179,13 +179,18 @@ test('the page arrives drawn and compressed, and the app takes it over without a
 
 test('the top bar Pricing link lands on the pricing section', async ({ page }) => {
   await page.goto('/');
+  await followPricingLink(page);
+});
+
+/** The top bar's Pricing link, followed to the pricing section. */
+async function followPricingLink(page: Page) {
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Pricing' })
     .click();
   await expect(page).toHaveURL(/#pricing$/);
   await expect(page.getByRole('heading', { name: 'Simple, transparent pricing' })).toBeInViewport();
-});
+}
 
 test('the examples carousel advances by itself every 6 seconds', async ({ page }) => {
   await withMotion(page);
@@ -380,6 +385,45 @@ test('signed in, the plans and calls to action lead to the dashboard', async ({ 
   await expect(
     page.getByRole('region', { name: 'Ready to see yourself in a new light?' }).getByRole('link'),
   ).toHaveAttribute('href', '/dashboard');
+});
+
+test('inside the app, the home link shows the landing page without loading a new document', async ({
+  page,
+}) => {
+  // The landing page has its own entry for a first visit; from the app it is one of its pages,
+  // reached through the router with the session the app already holds.
+  await page.goto('/terms');
+  await signUpInBrowser(page);
+  await page.goto('/dashboard');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await page.evaluate(() => {
+    (window as { sameDocument?: boolean }).sameDocument = true;
+  });
+  const sameDocument = () =>
+    page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument === true);
+
+  await page.getByRole('banner').getByRole('link', { name: 'Likeness home' }).click();
+  await expect(page).toHaveURL('/');
+  await expect(
+    page.getByRole('heading', { name: 'Professional AI photos of you, in any style' }),
+  ).toBeVisible();
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toBeVisible();
+  await expect(page.locator('#pricing').getByRole('link', { name: 'Go to Dashboard' })).toHaveCount(
+    3,
+  );
+  await followPricingLink(page);
+  expect(await sameDocument()).toBe(true);
+
+  // Its links stay in the app too.
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'Try-On' })
+    .click();
+  await expect(page).toHaveURL('/tryon');
+  await expect(
+    page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Try-On' }),
+  ).toHaveAttribute('aria-current', 'page');
+  expect(await sameDocument()).toBe(true);
 });
 
 /** The example cards wholly inside the carousel's row as it is scrolled now, by their names. */

@@ -2,10 +2,7 @@ import { StrictMode, type ReactNode } from 'react';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { AppProviders } from './providers.tsx';
 
-/**
- * The app around its router: the same tree in the browser (main.tsx) and in the build's
- * prerender of the landing page (prerender.tsx), so the browser can hydrate what was prerendered.
- */
+/** The app around its router (main.tsx); the landing page's own entry has its own (landing-app.tsx). */
 export function App({ children }: { children: ReactNode }) {
   return (
     <StrictMode>

@@ -2,6 +2,7 @@ import { Suspense, useState, type ReactNode } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from '../components/ui/toaster.tsx';
 import { useSession } from '../lib/session.ts';
+import { SessionStatusProvider } from '../lib/session-status.ts';
 import { lazyComponent } from './lazy-page.ts';
 import { createQueryClient } from './query-client.ts';
 
@@ -14,10 +15,16 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <LiveUpdatesWhileSignedIn />
-      {children}
+      <SessionStatusFromCache>{children}</SessionStatusFromCache>
       <Toaster />
     </QueryClientProvider>
   );
+}
+
+/** The parts shared with the landing page's own entry read the session's status this way. */
+function SessionStatusFromCache({ children }: { children: ReactNode }) {
+  const { status } = useSession();
+  return <SessionStatusProvider value={status}>{children}</SessionStatusProvider>;
 }
 
 /** The event stream is for signed-in people only; signing out unmounts it, which closes it. */

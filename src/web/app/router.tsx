@@ -1,6 +1,7 @@
-import { Suspense } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { Suspense, useMemo, type ReactNode } from 'react';
+import { BrowserRouter, Navigate, Route, Routes, useLocation, useNavigate } from 'react-router';
 import { dashboardQuery, routes } from '../../common/product/routes.ts';
+import { PageNavigationProvider, type PageNavigation } from '../components/page-link.tsx';
 import { PageLoading } from './layouts/page-outlet.tsx';
 import { PlainLayout } from './layouts/plain-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
@@ -21,10 +22,8 @@ const AppLayout = lazyPage(loadSignedInFrame, 'AppLayout');
 const AdminLayout = lazyPage(loadSignedInFrame, 'AdminLayout');
 const AdminGate = lazyComponent(async () => (await loadSignedInFrame()).AdminGate);
 
+// The landing page has its own entry too (landing.tsx); here it is reached from inside the app.
 const HomePage = lazyPage(() => import('../features/landing/pages/home-page.tsx'), 'HomePage');
-
-/** The landing page's code, which must be here before React takes over its prerendered markup. */
-export const preloadLandingPage = HomePage.preload;
 
 const NotFoundPage = lazyPage(() => import('./not-found-page.tsx'), 'NotFoundPage');
 const LoginPage = lazyPage(() => import('../features/auth/pages/login-page.tsx'), 'LoginPage');
@@ -141,13 +140,25 @@ const generatedTab = `${routes.dashboard}?main=${dashboardQuery.defaultMain}&sub
 export function AppRouter() {
   return (
     <BrowserRouter>
-      <AppRoutes />
+      <RouterNavigation>
+        <AppRoutes />
+      </RouterNavigation>
     </BrowserRouter>
   );
 }
 
-/** The routes inside whichever router holds the location (the build's prerender uses its own). */
-export function AppRoutes() {
+/** Page links (page-link.tsx) navigate through the router inside the app. */
+function RouterNavigation({ children }: { children: ReactNode }) {
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const navigation = useMemo<PageNavigation>(
+    () => ({ pathname, navigate: (to) => void navigate(to) }),
+    [pathname, navigate],
+  );
+  return <PageNavigationProvider value={navigation}>{children}</PageNavigationProvider>;
+}
+
+function AppRoutes() {
   return (
     <>
       <ScrollManager />

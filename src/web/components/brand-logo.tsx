@@ -1,5 +1,4 @@
-import type { ComponentProps } from 'react';
-import { Link } from 'react-router';
+import { PageLink, type PageLinkProps } from './page-link.tsx';
 import { commonMessages, navMessages } from '../../common/messages/shell.ts';
 import { routes } from '../../common/product/routes.ts';
 import { cn } from '../lib/cn.ts';
@@ -25,9 +24,9 @@ export function BrandMark({ className }: { className?: string }) {
  * Brand logo linking home; the link is named for screen readers, the mark is decorative. Extra
  * props reach the link, so it can sit inside Radix `asChild` wrappers.
  */
-export function BrandLogo({ className, ...props }: Omit<ComponentProps<typeof Link>, 'to'>) {
+export function BrandLogo({ className, ...props }: Omit<PageLinkProps, 'to'>) {
   return (
-    <Link
+    <PageLink
       to={routes.home}
       aria-label={navMessages.homeLabel}
       className={cn(
@@ -38,6 +37,6 @@ export function BrandLogo({ className, ...props }: Omit<ComponentProps<typeof Li
     >
       <BrandMark />
       <span aria-hidden="true">{commonMessages.brand}</span>
-    </Link>
+    </PageLink>
   );
 }

@@ -1,13 +1,10 @@
 import { useCallback } from 'react';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-// Type-only: the schemas live with zod, which the landing bundle does not need.
-import type { MeResponse, Profile, Subscription } from '../../common/api/account.ts';
-import { api, isApiError } from './api-client.ts';
-import { useHydrationSafe } from './use-hydration-safe.ts';
+import type { Profile, Subscription } from '../../common/api/account.ts';
+import { fetchSession, type Session, type SessionStatus } from './session-status.ts';
 
-/** What `GET /api/me` answers for a signed-in user. */
-export type Session = MeResponse;
-export type SessionUser = MeResponse['user'];
+export { fetchSession, type Session, type SessionStatus };
+export type SessionUser = Session['user'];
 export type SessionProfile = Profile;
 export type SessionSubscription = Subscription;
 
@@ -17,16 +14,6 @@ export const sessionQueryKey = ['session'] as const;
 // every page that reads it.
 const sessionStaleTimeMs = 5 * 60_000;
 
-/** The session, or null when nobody is signed in: a 401 is an answer here, not an error. */
-export async function fetchSession(signal?: AbortSignal): Promise<Session | null> {
-  try {
-    return await api.get<Session>('/api/me', { signal });
-  } catch (error) {
-    if (isApiError(error) && error.status === 401) return null;
-    throw error;
-  }
-}
-
 export function sessionQueryOptions() {
   return queryOptions({
     queryKey: sessionQueryKey,
@@ -34,8 +21,6 @@ export function sessionQueryOptions() {
     staleTime: sessionStaleTimeMs,
   });
 }
-
-export type SessionStatus = 'loading' | 'signed-in' | 'signed-out' | 'error';
 
 export interface SessionState {
   status: SessionStatus;
@@ -51,9 +36,7 @@ export interface SessionState {
 /** Who is signed in, with their profile and subscription; one request shared by every caller. */
 export function useSession(): SessionState {
   const query = useQuery(sessionQueryOptions());
-  // Prerendered markup shows nobody signed in yet, whatever the cache knows (see the hook).
-  const data = useHydrationSafe(query.data, undefined);
-  const isError = useHydrationSafe(query.isError, false);
+  const { data, isError } = query;
   const session = data ?? null;
   const { refetch } = query;
   const refetchSession = useCallback(() => void refetch(), [refetch]);

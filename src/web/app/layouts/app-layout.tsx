@@ -8,7 +8,8 @@ import { useSignOut } from '../../lib/sign-out.ts';
 import { HeaderCredits } from '../../features/billing/components/header-credits.tsx';
 import { LayoutFrame, TopBar } from './layout-frame.tsx';
 import { MobileMenu, MobileMenuItem, mobileMenuLinkClasses } from './mobile-menu.tsx';
-import { topBarLinkClasses } from './public-layout.tsx';
+import { PageOutlet } from './page-outlet.tsx';
+import { topBarLinkClasses } from './public-frame.tsx';
 import { CopyrightLine } from './site-footer.tsx';
 
 const links = [
@@ -71,6 +72,8 @@ export function AppLayout() {
           <CopyrightLine />
         </footer>
       }
-    />
+    >
+      <PageOutlet />
+    </LayoutFrame>
   );
 }

@@ -1,20 +1,28 @@
 import type { ReactNode } from 'react';
 import { BrandLogo } from '../../components/brand-logo.tsx';
 import { Container } from '../../components/ui/container.tsx';
-import { PageOutlet } from './page-outlet.tsx';
 import { SkipLink } from './skip-link.tsx';
 
 /**
  * What every layout is: the skip link, its header, the page in `main` (where the skip link
- * goes) and its footer.
+ * goes) and its footer. The page is `children`: the router's outlet (PageOutlet), or the landing
+ * page itself in its own entry.
  */
-export function LayoutFrame({ header, footer }: { header: ReactNode; footer: ReactNode }) {
+export function LayoutFrame({
+  header,
+  footer,
+  children,
+}: {
+  header: ReactNode;
+  footer: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="flex min-h-dvh flex-col">
       <SkipLink />
       {header}
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col focus:outline-none">
-        <PageOutlet />
+        {children}
       </main>
       {footer}
     </div>

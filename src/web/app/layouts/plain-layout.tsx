@@ -1,6 +1,7 @@
 import { BrandLogo } from '../../components/brand-logo.tsx';
 import { Container } from '../../components/ui/container.tsx';
 import { LayoutFrame } from './layout-frame.tsx';
+import { PageOutlet } from './page-outlet.tsx';
 import { CopyrightLine } from './site-footer.tsx';
 
 /**
@@ -22,6 +23,8 @@ export function PlainLayout() {
           <CopyrightLine />
         </footer>
       }
-    />
+    >
+      <PageOutlet />
+    </LayoutFrame>
   );
 }

@@ -1,8 +1,8 @@
 import { memo } from 'react';
-import { Link } from 'react-router';
 import { commonMessages, footerMessages } from '../../../common/messages/shell.ts';
 import { routes } from '../../../common/product/routes.ts';
 import { BrandLogo } from '../../components/brand-logo.tsx';
+import { PageLink } from '../../components/page-link.tsx';
 import { Container } from '../../components/ui/container.tsx';
 import { useHydrationSafe } from '../../lib/use-hydration-safe.ts';
 
@@ -24,19 +24,19 @@ export const SiteFooter = memo(function SiteFooter() {
           </h2>
           <ul className="flex flex-col gap-2.5">
             <li>
-              <Link to={routes.home} className={footerLinkClasses}>
+              <PageLink to={routes.home} className={footerLinkClasses}>
                 {footerMessages.home}
-              </Link>
+              </PageLink>
             </li>
             <li>
-              <Link to={routes.login} className={footerLinkClasses}>
+              <PageLink to={routes.login} className={footerLinkClasses}>
                 {footerMessages.login}
-              </Link>
+              </PageLink>
             </li>
             <li>
-              <Link to={routes.contact} className={footerLinkClasses}>
+              <PageLink to={routes.contact} className={footerLinkClasses}>
                 {footerMessages.contactUs}
-              </Link>
+              </PageLink>
             </li>
           </ul>
         </nav>
@@ -46,14 +46,14 @@ export const SiteFooter = memo(function SiteFooter() {
           </h2>
           <ul className="flex flex-col gap-2.5">
             <li>
-              <Link to={routes.terms} className={footerLinkClasses}>
+              <PageLink to={routes.terms} className={footerLinkClasses}>
                 {footerMessages.terms}
-              </Link>
+              </PageLink>
             </li>
             <li>
-              <Link to={routes.privacy} className={footerLinkClasses}>
+              <PageLink to={routes.privacy} className={footerLinkClasses}>
                 {footerMessages.privacy}
-              </Link>
+              </PageLink>
             </li>
           </ul>
         </nav>

@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
 import { ArrowRight } from 'lucide-react';
-import { Link } from 'react-router';
 import { landingMessages } from '../../../../common/messages/landing.ts';
 import { routes } from '../../../../common/product/routes.ts';
+import { PageLink } from '../../../components/page-link.tsx';
 import { Button, type ButtonProps } from '../../../components/ui/button.tsx';
 import { cn } from '../../../lib/cn.ts';
-import { useSession } from '../../../lib/session.ts';
+import { useSessionStatus } from '../../../lib/session-status.ts';
 
 export interface SessionCtaProps {
   /** What a signed-out visitor reads; signed-in people always read "Go to Dashboard". */
@@ -28,7 +28,7 @@ export function SessionCta({
   className,
   arrow = false,
 }: SessionCtaProps) {
-  const { status } = useSession();
+  const status = useSessionStatus();
   const signedIn = status === 'signed-in';
   const known = status !== 'loading';
   return (
@@ -39,10 +39,10 @@ export function SessionCta({
       className={cn(!known && 'invisible', className)}
       aria-hidden={known ? undefined : true}
     >
-      <Link to={signedIn ? routes.dashboard : routes.signup} tabIndex={known ? undefined : -1}>
+      <PageLink to={signedIn ? routes.dashboard : routes.signup} tabIndex={known ? undefined : -1}>
         {signedIn ? landingMessages.pricing.goToDashboard : signedOutLabel}
         {arrow ? <ArrowRight aria-hidden="true" className="size-4" /> : null}
-      </Link>
+      </PageLink>
     </Button>
   );
 }

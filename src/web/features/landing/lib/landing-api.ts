@@ -1,5 +1,4 @@
 import { useDeferredValue } from 'react';
-import { queryOptions, useQuery, type UseQueryResult } from '@tanstack/react-query';
 // Type-only: the zod schemas stay out of the landing chunk (the server already validated).
 import type {
   ExamplePhotosResponse,
@@ -7,35 +6,34 @@ import type {
   LandingResponse,
 } from '../../../../common/api/catalog.ts';
 import { api } from '../../../lib/api-client.ts';
-import { useHydrationSafe } from '../../../lib/use-hydration-safe.ts';
+import { sharedRequest, type SharedRequest } from './shared-request.ts';
 
 export type LandingCategory = LandingResponse['categories'][number];
 
 // The catalog changes only when an operator edits it; the server answers 304 when unchanged.
 const catalogStaleTimeMs = 10 * 60_000;
 
-export const landingQueryOptions = queryOptions({
-  queryKey: ['catalog', 'landing'],
-  queryFn: ({ signal }) => api.get<LandingResponse>('/api/catalog/landing', { signal }),
-  staleTime: catalogStaleTimeMs,
-});
-
-export const examplePhotosQueryOptions = queryOptions({
-  queryKey: ['catalog', 'example-photos'],
-  queryFn: ({ signal }) =>
-    api.get<ExamplePhotosResponse>('/api/catalog/example-photos', { signal }),
-  staleTime: catalogStaleTimeMs,
-});
+/** The landing page's two catalog requests; its entry starts them before React runs. */
+export const landingRequests = {
+  catalog: sharedRequest(
+    () => api.get<LandingResponse>('/api/catalog/landing'),
+    catalogStaleTimeMs,
+  ),
+  examplePhotos: sharedRequest(
+    () => api.get<ExamplePhotosResponse>('/api/catalog/example-photos'),
+    catalogStaleTimeMs,
+  ),
+};
 
 /** The showcase's categories (each with at most 8 presets that have a picture). */
 export function useLandingCatalog() {
-  const { data, isPending } = useDrawableData(useQuery(landingQueryOptions));
+  const { data, isPending } = useDrawableData(landingRequests.catalog);
   return { categories: data?.categories ?? [], isPending };
 }
 
 /** The "good" example photos: real-looking selfies, the "before" of the page's stories. */
 export function useGoodExamplePhotos() {
-  const { data, isPending } = useDrawableData(useQuery(examplePhotosQueryOptions));
+  const { data, isPending } = useDrawableData(landingRequests.examplePhotos);
   return {
     photos: (data?.photos ?? []).filter((photo) => photo.goodOrBad === 'good'),
     isPending,
@@ -43,18 +41,17 @@ export function useGoodExamplePhotos() {
 }
 
 /**
- * A landing query's data as the page may draw it: none while React takes over the prerendered
- * markup, which had none (see useHydrationSafe), and new data a moment late. Drawing the
- * catalog's pictures is the page's heaviest render; deferred, React does it in the background in
- * slices that let the browser breathe, rather than in one block the visitor would wait on.
+ * A landing request's data as the page may draw it: none while React takes over the prerendered
+ * markup, which had none, and new data a moment late. Drawing the catalog's pictures is the
+ * page's heaviest render; deferred, React does it in the background in slices that let the
+ * browser breathe, rather than in one block the visitor would wait on.
  */
-function useDrawableData<Data>(query: UseQueryResult<Data>): {
+function useDrawableData<Data>(request: SharedRequest<Data>): {
   data: Data | undefined;
   isPending: boolean;
 } {
-  const data = useDeferredValue(useHydrationSafe(query.data, undefined));
-  const isError = useHydrationSafe(query.isError, false);
-  return { data, isPending: data === undefined && !isError };
+  const answer = useDeferredValue(request.useAnswer());
+  return { data: answer.data, isPending: answer.data === undefined && !answer.failed };
 }
 
 /** Every preset of every category, in catalog order. */
