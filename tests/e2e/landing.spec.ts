@@ -44,11 +44,15 @@ async function expectAllPicturesLoaded(page: Page) {
 
 /**
  * For the tests of the page's motion (the config asks for reduced motion, in which the page holds
- * still): motion back on, and the page's fake clock, which runs until `holdClock`.
+ * still): motion back on, the page's fake clock, which runs until `holdClock`, and the page
+ * opened. Its markup arrives complete and its code takes it over after the first paint (decision
+ * 061), on that clock; the motion starts then, when the account buttons show.
  */
-async function withMotion(page: Page) {
+async function openWithMotion(page: Page) {
   await page.emulateMedia({ reducedMotion: 'no-preference' });
   await page.clock.install();
+  await page.goto('/');
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Get Started' })).toBeVisible();
 }
 
 /**
@@ -193,8 +197,7 @@ async function followPricingLink(page: Page) {
 }
 
 test('the examples carousel advances by itself every 6 seconds', async ({ page }) => {
-  await withMotion(page);
-  await page.goto('/');
+  await openWithMotion(page);
   const examples = section(page, 'Made with Likeness');
   const selected = examples.getByRole('tab', { selected: true });
   await expect(selected).toHaveText('Professional');
@@ -213,8 +216,7 @@ test('the examples carousel advances by itself every 6 seconds', async ({ page }
 });
 
 test('picking a carousel category by hand stops the auto-advance', async ({ page }) => {
-  await withMotion(page);
-  await page.goto('/');
+  await openWithMotion(page);
   const examples = section(page, 'Made with Likeness');
   await expect(examples.getByRole('tab', { selected: true }), 'the first tab at first').toHaveText(
     'Professional',
@@ -237,8 +239,7 @@ test('picking a carousel category by hand stops the auto-advance', async ({ page
 });
 
 test('the style showcase rotates its category tabs', async ({ page }) => {
-  await withMotion(page);
-  await page.goto('/');
+  await openWithMotion(page);
   const showcase = section(page, 'Choose your style');
   await expect(showcase.getByRole('tab', { selected: true })).toContainText('Professional');
   await holdClock(page);
@@ -251,8 +252,7 @@ test('the style showcase rotates its category tabs', async ({ page }) => {
 });
 
 test('picking a showcase category by hand stops its tabs from rotating', async ({ page }) => {
-  await withMotion(page);
-  await page.goto('/');
+  await openWithMotion(page);
   const showcase = section(page, 'Choose your style');
   await expect(showcase.getByRole('tab', { selected: true })).toContainText('Professional');
   await holdClock(page);
@@ -288,8 +288,7 @@ test('the showcase row stops under the pointer and moves on when it leaves', asy
 });
 
 test('the hero preview moves on to other looks every 6 seconds', async ({ page }) => {
-  await withMotion(page);
-  await page.goto('/');
+  await openWithMotion(page);
   const preview = page.getByRole('group', { name: 'A preview of the style presets' });
   const looks = () =>
     preview.getByRole('img').evaluateAll((images) => images.map((img) => img.getAttribute('alt')));
@@ -303,8 +302,7 @@ test('the hero preview moves on to other looks every 6 seconds', async ({ page }
 });
 
 test('the step-3 picture changes every 2 seconds among 4', async ({ page }) => {
-  await withMotion(page);
-  await page.goto('/');
+  await openWithMotion(page);
   const shown = page.getByTestId('step-three-images').locator('img[data-active]');
   await expect(shown).toHaveCount(1);
   await holdClock(page);
@@ -324,8 +322,7 @@ test('the step-3 picture changes every 2 seconds among 4', async ({ page }) => {
 test('the prompt demo types the first prompt, then shows the generated picture', async ({
   page,
 }) => {
-  await withMotion(page);
-  await page.goto('/');
+  await openWithMotion(page);
   await holdClock(page);
   const demo = page.getByTestId('prompt-demo');
   await demo.scrollIntoViewIfNeeded();
@@ -478,8 +475,7 @@ test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test('the examples carousel shows 2 cards per view and scrolls to the rest', async ({ page }) => {
-    await withMotion(page);
-    await page.goto('/');
+    await openWithMotion(page);
     const looks = await professionalLooks(page);
     expect(looks.length).toBeGreaterThan(4);
     const examples = section(page, 'Made with Likeness');
