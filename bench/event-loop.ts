@@ -97,12 +97,16 @@ async function child(threads: number): Promise<void> {
 
   /**
    * One photo as the upload route and the validation job see it: its own verdict, and the
-   * photos finished before it that are the same shot (the variety score against each).
+   * photos finished before it that are the same shot (the variety score against each). As in the
+   * job, the photos finished meanwhile are compared again under the draft's lock (here a promise
+   * chain), where the photo joins the finished ones: two photos finishing together still meet.
    */
   const validate = async (
+    index: number,
     bytes: Buffer,
     finished: { index: number; patch: Buffer }[],
-  ): Promise<{ reason: string | null; patch?: Buffer; sameShotAs: number[] }> => {
+    underDraftLock: <T>(work: () => Promise<T>) => Promise<T>,
+  ): Promise<{ reason: string | null; sameShotAs: number[] }> => {
     if ((await classifyNsfw(bytes, defaultNsfwThreshold)).flagged)
       return { reason: 'explicit', sameShotAs: [] };
     const result = await analyzePhoto(bytes);
@@ -111,12 +115,23 @@ async function child(threads: number): Promise<void> {
       reason = 'faceTooSmall';
     const face = primaryFace(result);
     if (reason || !face?.variety) return { reason: reason ?? 'noFace', sameShotAs: [] };
+    const patch = face.variety;
     const sameShotAs: number[] = [];
-    for (const other of [...finished]) {
-      if ((await varietyScore(other.patch, face.variety)) >= varietyRules.sameShotMinScore)
-        sameShotAs.push(other.index);
-    }
-    return { reason: null, patch: face.variety, sameShotAs };
+    const compared = new Set<number>();
+    const compare = async () => {
+      for (const other of [...finished]) {
+        if (compared.has(other.index)) continue;
+        compared.add(other.index);
+        if ((await varietyScore(other.patch, patch)) >= varietyRules.sameShotMinScore)
+          sameShotAs.push(other.index);
+      }
+    };
+    await compare();
+    await underDraftLock(async () => {
+      await compare();
+      finished.push({ index, patch });
+    });
+    return { reason: null, sameShotAs };
   };
 
   const lag = monitorEventLoopDelay({ resolution: resolutionMs });
@@ -124,6 +139,12 @@ async function child(threads: number): Promise<void> {
   let verdicts: string[] = [];
   for (let round = 0; round < rounds; round++) {
     const finished: { index: number; patch: Buffer }[] = [];
+    let settling: Promise<unknown> = Promise.resolve();
+    const underDraftLock = <T>(work: () => Promise<T>): Promise<T> => {
+      const run = settling.then(work);
+      settling = run.catch(() => {});
+      return run;
+    };
     const outcomes: Awaited<ReturnType<typeof validate>>[] = [];
     let next = 0;
     lag.enable();
@@ -133,9 +154,7 @@ async function child(threads: number): Promise<void> {
       Array.from({ length: Math.max(1, threads) }, async () => {
         while (next < photos.length) {
           const index = next++;
-          const outcome = await validate(photos[index]!.bytes, finished);
-          outcomes[index] = outcome;
-          if (outcome.patch) finished.push({ index, patch: outcome.patch });
+          outcomes[index] = await validate(index, photos[index]!.bytes, finished, underDraftLock);
         }
       }),
     );

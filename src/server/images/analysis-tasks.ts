@@ -1,6 +1,8 @@
 import {
+  analyzeDecodedPhoto,
   analyzePhoto,
   findSmallFaces,
+  type DecodedPhoto,
   warmUp as warmUpFaces,
   type FaceAnalysisOptions,
 } from './faces.ts';
@@ -37,6 +39,11 @@ export function asBuffer(bytes: Uint8Array): Buffer {
 export const analysisTasks = {
   analyzePhoto: (bytes: Uint8Array, options?: FaceAnalysisOptions) =>
     analyzePhoto(asBuffer(bytes), options),
+  analyzeDecodedPhoto: (photo: DecodedPhoto, options?: FaceAnalysisOptions) =>
+    analyzeDecodedPhoto(
+      { ...photo, image: { ...photo.image, data: asBuffer(photo.image.data) } },
+      options,
+    ),
   findSmallFaces: (bytes: Uint8Array) => findSmallFaces(asBuffer(bytes)),
   nsfwScores: (image: Uint8Array | RgbPixels) =>
     nsfwScores(

@@ -7,7 +7,13 @@ import {
   type RgbPixels,
   type WarmUpModels,
 } from './analysis-tasks.ts';
-import type { FaceAnalysisOptions, FaceBox, PhotoAnalysis } from './faces.ts';
+import {
+  decodeForAnalysis,
+  type DecodedPhoto,
+  type FaceAnalysisOptions,
+  type FaceBox,
+  type PhotoAnalysis,
+} from './faces.ts';
 import { isFlagged, type NsfwScores, type NsfwVerdict } from './nsfw.ts';
 import { metrics } from '../observability/metrics.ts';
 import {
@@ -77,8 +83,13 @@ export function analysisThreads(): number {
 
 /** Stops the threads now; what they had not answered is rejected. A later call starts them again. */
 export async function closeAnalysis(): Promise<void> {
-  await closeImageThreads('the image analysis was closed');
+  closings++;
+  await closeImageThreads(closedMessage);
 }
+
+const closedMessage = 'the image analysis was closed';
+/** How many times the analysis was closed: a photo decoded across a close is not analysed. */
+let closings = 0;
 
 export interface AnalysisOptions {
   /** Abandons the analysis (see `RunOptions.signal` in thread-pool.ts). */
@@ -100,10 +111,11 @@ async function call<K extends AnalysisTaskName>(
   task: K,
   args: Parameters<AnalysisTasks[K]>,
   options: AnalysisOptions = {},
+  run: () => Promise<Awaited<ReturnType<AnalysisTasks[K]>>> = () => compute(task, args, options),
 ): Promise<Awaited<ReturnType<AnalysisTasks[K]>>> {
   options.signal?.throwIfAborted();
   const [input, ...rest] = args;
-  if (!rememberedTasks.has(task) || !Buffer.isBuffer(input)) return compute(task, args, options);
+  if (!rememberedTasks.has(task) || !Buffer.isBuffer(input)) return run();
   const digest = createHash('sha256').update(input).digest('base64');
   const key = `${task}:${JSON.stringify(rest)}:${digest}`;
   if (remembered.has(key)) {
@@ -114,7 +126,7 @@ async function call<K extends AnalysisTaskName>(
     metrics.analysisMemo.inc({ task, outcome: 'hit' });
     return structuredClone(answer) as Awaited<ReturnType<AnalysisTasks[K]>>;
   }
-  const answer = await compute(task, args, options);
+  const answer = await run();
   metrics.analysisMemo.inc({ task, outcome: 'miss' });
   remembered.set(key, structuredClone(answer));
   if (remembered.size > rememberedLimit) remembered.delete(remembered.keys().next().value!);
@@ -143,14 +155,52 @@ export async function analyzePhoto(
   input: Buffer,
   options: AnalysisOptions & FaceAnalysisOptions = {},
 ): Promise<PhotoAnalysis> {
+  const faceOptions: FaceAnalysisOptions | undefined = options.grey ? { grey: true } : undefined;
   const analysis = await call(
     'analyzePhoto',
-    options.grey ? [input, { grey: true }] : [input],
+    faceOptions ? [input, faceOptions] : [input],
     options,
+    // On threads, the photo is decoded here (sharp works on libuv's threads, off the event loop)
+    // and only the models' half goes to the analysis thread: the photos that arrive together
+    // decode on the other core while the thread analyses the first (issue 18).
+    threads === 0
+      ? undefined
+      : async () => {
+          const closingsBefore = closings;
+          const decoded = await decodeInTurn(input, options.signal);
+          if (closings !== closingsBefore) throw new Error(closedMessage);
+          return compute(
+            'analyzeDecodedPhoto',
+            faceOptions ? [decoded, faceOptions] : [decoded],
+            options,
+          );
+        },
   );
   // Cloned across threads, a Buffer arrives as a Uint8Array.
   for (const face of analysis.faces) if (face.variety) face.variety = asBuffer(face.variety);
   return analysis;
+}
+
+/**
+ * The photos being decoded for the analysis threads: as many at once as there are threads, one
+ * photo ahead of each. More would fill libuv's four threads, where the analysis's own sharp work
+ * (the sharpness crop, the variety patch) would then wait behind them.
+ */
+let decodesRunning = 0;
+const decodesWaiting: (() => void)[] = [];
+
+async function decodeInTurn(input: Buffer, signal?: AbortSignal): Promise<DecodedPhoto> {
+  if (decodesRunning < Math.max(1, threads)) decodesRunning++;
+  // A finished decode hands its place to the next one waiting (see `finally`).
+  else await new Promise<void>((resolve) => decodesWaiting.push(resolve));
+  try {
+    signal?.throwIfAborted();
+    return await decodeForAnalysis(input);
+  } finally {
+    const next = decodesWaiting.shift();
+    if (next) next();
+    else decodesRunning--;
+  }
 }
 
 /** `faces.ts`'s `findSmallFaces` on an analysis thread. */

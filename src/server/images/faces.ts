@@ -160,7 +160,7 @@ function getHuman(): Promise<Human> {
   return loading;
 }
 
-interface RawImage {
+export interface RawImage {
   data: Buffer;
   width: number;
   height: number;
@@ -252,11 +252,35 @@ export async function analyzePhoto(
   input: Buffer,
   options: FaceAnalysisOptions = {},
 ): Promise<PhotoAnalysis> {
+  return analyzeDecodedPhoto(await decodeForAnalysis(input), options);
+}
+
+/** A photo as `analyzePhoto` looks at it: upright, its longest side at most `detectionMaxSide`. */
+export interface DecodedPhoto {
+  image: RawImage;
+  /** The upright full size, which every figure of the analysis is given in. */
+  width: number;
+  height: number;
+}
+
+/**
+ * The decoding half of `analyzePhoto`: sharp's work, on libuv's threads. Done apart, the next
+ * photos decode while the models look at this one (analysis.ts). Throws when the bytes cannot be
+ * decoded.
+ */
+export async function decodeForAnalysis(input: Buffer): Promise<DecodedPhoto> {
   const { data, info, width, height } = await decodeUpright(input, detectionMaxSide);
   if (info.channels !== 3) throw new Error(`Expected 3 colour channels, got ${info.channels}`);
-  const image: RawImage = { data, width: info.width, height: info.height };
-  const toFullX = width / info.width;
-  const toFullY = height / info.height;
+  return { image: { data, width: info.width, height: info.height }, width, height };
+}
+
+/** The models' half of `analyzePhoto`, on a photo `decodeForAnalysis` decoded. */
+export async function analyzeDecodedPhoto(
+  { image, width, height }: DecodedPhoto,
+  options: FaceAnalysisOptions = {},
+): Promise<PhotoAnalysis> {
+  const toFullX = width / image.width;
+  const toFullY = height / image.height;
 
   const results = await detect(image);
   const faces: DetectedFace[] = [];
@@ -270,6 +294,14 @@ export async function analyzePhoto(
     if (right - left < 2 || bottom - top < 2) continue;
     const point = ([x, y]: [number, number]): [number, number] => [x * toFullX, y * toFullY];
     const landmarks = faceLandmarks(face);
+    // sharp's work (the sharpness crop, the variety patch) runs on libuv's threads while the
+    // descriptors run here: together rather than one after the other.
+    const [embedding, faceSharpness, variety, grey] = await Promise.all([
+      landmarks ? describe(image, landmarks) : [],
+      sharpness(image, { x: left, y: top, width: right - left, height: bottom - top }),
+      landmarks && varietyPatchOf(image, landmarks),
+      options.grey && landmarks ? describeGrey(image, landmarks) : undefined,
+    ]);
     faces.push({
       box: {
         x: left * toFullX,
@@ -278,21 +310,16 @@ export async function analyzePhoto(
         height: (bottom - top) * toFullY,
       },
       score: face.boxScore,
-      embedding: landmarks ? await describe(image, landmarks) : [],
-      sharpness: await sharpness(image, {
-        x: left,
-        y: top,
-        width: right - left,
-        height: bottom - top,
-      }),
+      embedding,
+      sharpness: faceSharpness,
       landmarks: landmarks && {
         leftEye: point(landmarks.leftEye),
         rightEye: point(landmarks.rightEye),
         nose: point(landmarks.nose),
         mouth: point(landmarks.mouth),
       },
-      variety: landmarks && (await varietyPatchOf(image, landmarks)),
-      ...(options.grey && landmarks && { grey: await describeGrey(image, landmarks) }),
+      variety,
+      ...(grey && { grey }),
     });
   }
   return { width, height, faces };
