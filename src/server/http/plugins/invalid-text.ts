@@ -7,13 +7,12 @@ import { appWide } from './app-wide.ts';
  * refused before any route sees it, wherever it hides: body, query or path.
  */
 export const refuseInvalidText = appWide('invalid-text', async (app) => {
-  app.addHook('preValidation', async (request) => {
-    if (
+  app.addHook('preValidation', (request, _reply, done) => {
+    const invalid =
       hasInvalidText(request.body) ||
       hasInvalidText(request.query) ||
-      hasInvalidText(request.params)
-    )
-      throw new AppError('BAD_REQUEST', httpMessages.invalidText);
+      hasInvalidText(request.params);
+    done(invalid ? new AppError('BAD_REQUEST', httpMessages.invalidText) : undefined);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { authMessages } from '../../../common/messages/auth.ts';
 import { AppError } from '../app-error.ts';
 import { appWide } from './app-wide.ts';
@@ -18,14 +19,23 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const originCheck = appWide(
   'origin-check',
   async (app, { trustedOrigins }: { trustedOrigins: readonly string[] }) => {
-    app.addHook('onRequest', async (request) => {
-      if (safeMethods.has(request.method) || request.routeOptions.config.skipOriginCheck) return;
-      if (!request.url.startsWith('/api/')) return;
+    // Callback hooks, here and in the other app-wide plugins: every request runs them, and an
+    // async hook costs a promise and its microtask each time (issue 18).
+    app.addHook('onRequest', (request, _reply, done) => {
+      done(
+        crossSiteWrite(request)
+          ? new AppError('FORBIDDEN', authMessages.crossSiteRefused)
+          : undefined,
+      );
+    });
+
+    function crossSiteWrite(request: FastifyRequest): boolean {
+      if (safeMethods.has(request.method) || request.routeOptions.config.skipOriginCheck)
+        return false;
+      if (!request.url.startsWith('/api/')) return false;
       const origin = request.headers.origin;
       const fetchSite = request.headers['sec-fetch-site'];
-      if ((origin && !trustedOrigins.includes(origin)) || fetchSite === 'cross-site') {
-        throw new AppError('FORBIDDEN', authMessages.crossSiteRefused);
-      }
-    });
+      return Boolean(origin && !trustedOrigins.includes(origin)) || fetchSite === 'cross-site';
+    }
   },
 );

@@ -7,9 +7,9 @@ import { appWide } from './app-wide.ts';
  * what the auth feature's authenticator found for the request.
  */
 export const privateAnswers = appWide('private-answers', async (app) => {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.sessionUser && !reply.hasHeader('cache-control'))
       reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 });

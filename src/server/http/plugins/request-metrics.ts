@@ -3,7 +3,7 @@ import { appWide } from './app-wide.ts';
 
 /** Each answer's duration on `/metrics`, by method, route pattern and status. */
 export const requestMetrics = appWide('request-metrics', async (app) => {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.httpDuration.observe(
       {
         method: request.method,
@@ -13,5 +13,6 @@ export const requestMetrics = appWide('request-metrics', async (app) => {
       },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 });
