@@ -12,7 +12,7 @@ import {
   type IdentityModel,
 } from './identity.ts';
 import { getTf, serialised, wasmDir, withoutWasmHandlers } from './tf.ts';
-import { varietyPatchOf } from './variety.ts';
+import { varietyPatchOf, type GreyImage } from './variety.ts';
 
 /**
  * Face analysis with @vladmandic/human on the tfjs WASM backend: offline (models ship in the
@@ -166,16 +166,17 @@ export interface RawImage {
   height: number;
 }
 
-let detectionBuffer = new Int32Array(0);
+let detectionBuffer = new Float32Array(0);
 
 /**
- * The pixels as the int32 values the detector's tensor holds, in one array kept for the next
+ * The pixels as the float32 values the detector computes on, in one array kept for the next
  * photo: tfjs copies them into the WASM heap when the tensor is made, and detections run one at
  * a time (`serialised`). A new 9 MB array per photo made a third of the analysis garbage
- * collection.
+ * collection. Floats, not int32: human casts an int32 picture to float32 first, one more pass
+ * over it in WASM for the same values.
  */
-function detectionInput(pixels: Uint8Array): Int32Array {
-  if (detectionBuffer.length < pixels.length) detectionBuffer = new Int32Array(pixels.length);
+function detectionInput(pixels: Uint8Array): Float32Array {
+  if (detectionBuffer.length < pixels.length) detectionBuffer = new Float32Array(pixels.length);
   const values = detectionBuffer.subarray(0, pixels.length);
   values.set(pixels);
   return values;
@@ -187,7 +188,7 @@ async function detect(image: RawImage): Promise<FaceResult[]> {
     const tensor = human.tf.tensor3d(
       detectionInput(image.data),
       [image.height, image.width, 3],
-      'int32',
+      'float32',
     );
     try {
       const result = await human.detect(tensor);
@@ -282,6 +283,10 @@ export async function analyzeDecodedPhoto(
   const toFullX = width / image.width;
   const toFullY = height / image.height;
 
+  // The grey picture the sharpness and the variety patch are measured on: sharp makes it on
+  // libuv's threads while the detector runs here (wasted on a photo without a face).
+  const greyImage = greyOf(image);
+  greyImage.catch(() => undefined); // its error is thrown where it is used: a face's Promise.all
   const results = await detect(image);
   const faces: DetectedFace[] = [];
   for (const face of results) {
@@ -298,8 +303,10 @@ export async function analyzeDecodedPhoto(
     // descriptors run here: together rather than one after the other.
     const [embedding, faceSharpness, variety, grey] = await Promise.all([
       landmarks ? describe(image, landmarks) : [],
-      sharpness(image, { x: left, y: top, width: right - left, height: bottom - top }),
-      landmarks && varietyPatchOf(image, landmarks),
+      greyImage.then((picture) =>
+        sharpness(picture, { x: left, y: top, width: right - left, height: bottom - top }),
+      ),
+      landmarks && greyImage.then((picture) => varietyPatchOf(picture, landmarks)),
       options.grey && landmarks ? describeGrey(image, landmarks) : undefined,
     ]);
     faces.push({
@@ -425,10 +432,26 @@ function faceLandmarks(face: FaceResult): FaceLandmarks | null {
   return { leftEye, rightEye, nose, mouth };
 }
 
-/** Variance of the 4-neighbour Laplacian of the box, in grey, at `sharpnessSize` square. */
-async function sharpness(image: RawImage, box: FaceBox): Promise<number> {
-  const grey = await sharp(image.data, {
+/**
+ * The picture in grey, one byte a pixel, as sharp's `greyscale()` makes it. sharp converts to grey
+ * before it resizes (and per pixel, so an `extract` before it changes nothing): a pipeline ending
+ * in `greyscale()` gives the same bytes from this picture as from the colour one, and the colour
+ * is converted once per photo rather than once per measurement.
+ */
+async function greyOf(image: RawImage): Promise<GreyImage> {
+  const data = await sharp(image.data, {
     raw: { width: image.width, height: image.height, channels: 3 },
+  })
+    .greyscale()
+    .raw()
+    .toBuffer();
+  return { data, width: image.width, height: image.height, channels: 1 };
+}
+
+/** Variance of the 4-neighbour Laplacian of the box, in grey, at `sharpnessSize` square. */
+async function sharpness(image: GreyImage, box: FaceBox): Promise<number> {
+  const grey = await sharp(image.data, {
+    raw: { width: image.width, height: image.height, channels: 1 },
   })
     .extract({ left: box.x, top: box.y, width: box.width, height: box.height })
     .resize(sharpnessSize, sharpnessSize, { fit: 'fill' })

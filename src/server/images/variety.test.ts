@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzePhoto, warmUp } from './faces.ts';
 import { primaryFace, sameShotCopies, varietyRules } from './photo-checks.ts';
-import { varietyPatch, varietyScore } from './variety.ts';
+import { varietyPatch, varietyPatchOf, varietyScore } from './variety.ts';
 
 // Person A's photos (CC0, see tests/fixtures/photos/README.md): a-01 to a-08 are eight
 // different selfies from two sessions (zoom/15-60cm and lisa1-4); a-09 to a-12 are edited copies
@@ -81,6 +81,34 @@ describe('the variety check on person A', () => {
     for (const copy of [mirrored, edited]) {
       expect(sameShot(patches.get('a-03')!, await patchOf(copy))).toBe(true);
     }
+  });
+
+  it('makes the same patch from the photo in grey as from it in colour, byte for byte', async () => {
+    // analyzePhoto converts a photo to grey once and measures its faces on that (faces.ts): sharp
+    // converts to grey before it resizes, so the patch must not change.
+    const { data, info } = await sharp(file('a-01'))
+      .resize(768, 1024, { fit: 'fill' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const colour = { data, width: info.width, height: info.height };
+    const grey = {
+      data: await sharp(data, { raw: { ...colour, channels: 3 } })
+        .greyscale()
+        .raw()
+        .toBuffer(),
+      width: info.width,
+      height: info.height,
+      channels: 1 as const,
+    };
+    const landmarks = {
+      leftEye: [300, 420] as [number, number],
+      rightEye: [460, 425] as [number, number],
+      nose: [380, 520] as [number, number],
+      mouth: [380, 620] as [number, number],
+    };
+    expect(
+      (await varietyPatchOf(grey, landmarks)).equals(await varietyPatchOf(colour, landmarks)),
+    ).toBe(true);
   });
 
   it('keeps the first photo of a shot and fails its later copies, whatever the order of the relation', () => {

@@ -30,11 +30,23 @@ export const varietyPatch = {
   eyeRow: 0.4,
 } as const;
 
+/** A grey picture, one byte a pixel, rows top to bottom. */
+export interface GreyImage {
+  data: Buffer;
+  width: number;
+  height: number;
+  channels: 1;
+}
+
 /**
  * The variety patch of the face with these landmarks (in `image`'s pixels): grey, one byte a
- * pixel, row by row; 0 marks a pixel outside the photo (the others are 1-255).
+ * pixel, row by row; 0 marks a pixel outside the photo (the others are 1-255). `image` is the
+ * photo in colour or already in grey (sharp's `greyscale()` of it: the same patch, cheaper).
  */
-export async function varietyPatchOf(image: RgbImage, landmarks: FaceLandmarks): Promise<Buffer> {
+export async function varietyPatchOf(
+  image: RgbImage | GreyImage,
+  landmarks: FaceLandmarks,
+): Promise<Buffer> {
   const { width: W, height: H, eyeDistance, eyeRow } = varietyPatch;
   const [lx, ly] = landmarks.leftEye;
   const [rx, ry] = landmarks.rightEye;
@@ -44,8 +56,9 @@ export async function varietyPatchOf(image: RgbImage, landmarks: FaceLandmarks):
   const shrink = Math.min(1, (eyeDistance * 1.5) / distance);
   const width = Math.max(1, Math.round(image.width * shrink));
   const height = Math.max(1, Math.round(image.height * shrink));
+  const channels = 'channels' in image ? image.channels : 3;
   const grey = await sharp(image.data, {
-    raw: { width: image.width, height: image.height, channels: 3 },
+    raw: { width: image.width, height: image.height, channels },
   })
     .resize({ width, height, fit: 'fill' })
     .greyscale()
