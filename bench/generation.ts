@@ -12,6 +12,7 @@
 //   BENCH_BULKS=10                        sequential bulk requests of 100 presets (after 1 warm-up)
 //   BENCH_EVENTS=30                       sequential generations per event-latency row
 //   BENCH_ROUNDS=1                        rounds of (floor, product) in the floor comparison
+//   BENCH_PROFILE=<dir>                   CPU profiles of the floor comparison's rows (main thread)
 //   BENCH_WARM_UP=true                    false: no warm-up generation, bulk or load second
 //                                         (npm test's smoke run, whose figures are not read)
 //
@@ -35,7 +36,8 @@
 //      every balance must equal the sum of its ledger and every accepted generation of the
 //      phase must have its pg-boss job, or the script exits non-zero.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import inspector from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -488,9 +490,11 @@ async function measureWithCpu(
   target: Parameters<typeof measureThroughput>[1],
 ): Promise<FloorRow> {
   const database = databaseUrl ? await postgresCpu(databaseUrl) : undefined;
+  const profile = await startProfile(name);
   const before = performance.eventLoopUtilization();
   const row = await measureThroughput(name, target, { connections, seconds });
   const used = performance.eventLoopUtilization(before);
+  await profile?.stop();
   const postgresMs = await database?.stop();
   // Warm-up (1 s) and the check request included: their requests are few next to the run's.
   const requests = Math.max(1, row.requests);
@@ -498,6 +502,31 @@ async function measureWithCpu(
     ...row,
     nodeMsPerRequest: used.active / requests,
     postgresMsPerRequest: postgresMs === undefined ? undefined : postgresMs / requests,
+  };
+}
+
+/**
+ * With BENCH_PROFILE=<dir>, a CPU profile of the main thread (the server's request path; the
+ * load runs in a worker thread) during each floor-comparison row, written as <dir>/<row>.cpuprofile
+ * for Chrome's DevTools or `node scripts/profile-summary.mjs`.
+ */
+async function startProfile(name: string) {
+  const directory = process.env.BENCH_PROFILE;
+  if (!directory) return undefined;
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = await session.post('Profiler.stop');
+      mkdirSync(directory, { recursive: true });
+      const file = path.join(directory, `${name.replace(/[^\w]+/g, '-')}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+      console.log(`  profile: ${file}`);
+    },
   };
 }
 

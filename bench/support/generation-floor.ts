@@ -14,22 +14,13 @@ import { listenFloor, signedSessionToken } from './floor-server.ts';
 
 const queueName = 'generation.generate';
 
-export async function startGenerationFloor(options: {
-  databaseUrl: string;
-  secret: string;
-  engine: string;
-  isPreview: boolean;
-}): Promise<{ url: string; close(): Promise<void> }> {
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-  // The table pg-boss keeps the queue's jobs in (job_common, or the queue's own partition).
-  const { rows: queues } = await pool.query<{ table_name: string }>(
-    'select table_name from pgboss.queue where name = $1',
-    [queueName],
-  );
-  const table = queues[0]?.table_name;
-  if (!table || !/^[a-z_][a-z0-9_]*$/.test(table))
-    throw new Error(`no pg-boss queue ${queueName} (table ${table})`);
-  const text = `
+/**
+ * The floor's statement, its job rows going into `table` (the queue's own table). Parameters:
+ * the session token, the model, the preset, the new generation's id, the engine and whether the
+ * picture is a preview.
+ */
+export function floorStatement(table: string): string {
+  return `
     with se as (
       select user_id from session where token = $1 and expires_at > now()
     ),
@@ -79,6 +70,24 @@ export async function startGenerationFloor(options: {
       from gen g join pgboss.queue q on q.name = '${queueName}'
     )
     select * from gen`;
+}
+
+export async function startGenerationFloor(options: {
+  databaseUrl: string;
+  secret: string;
+  engine: string;
+  isPreview: boolean;
+}): Promise<{ url: string; close(): Promise<void> }> {
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+  // The table pg-boss keeps the queue's jobs in (job_common, or the queue's own partition).
+  const { rows: queues } = await pool.query<{ table_name: string }>(
+    'select table_name from pgboss.queue where name = $1',
+    [queueName],
+  );
+  const table = queues[0]?.table_name;
+  if (!table || !/^[a-z_][a-z0-9_]*$/.test(table))
+    throw new Error(`no pg-boss queue ${queueName} (table ${table})`);
+  const text = floorStatement(table);
   const floor = Fastify({ logger: false });
   floor.post('/api/generations', async (request, reply) => {
     const token = signedSessionToken(request.headers.cookie, options.secret);

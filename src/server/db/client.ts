@@ -87,12 +87,9 @@ async function openPglite(dir: string, template: Blob | undefined): Promise<Data
   };
 }
 
-async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
-    connectionTimeoutMillis: 5_000,
-  });
+/** A pool that survives its connections dropping (a server restart, a failover). */
+function resilientPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
   // An idle client losing its server (restart, failover) must not crash the process.
   pool.on('error', () => {});
   // Nor a checked-out one: pg-pool takes its own 'error' listener off a client while it is lent
@@ -100,12 +97,21 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
   // ended the process (tests/api/postgres-restart.test.ts, once in a CI run). The statement in
   // flight still fails, and the pool discards the dead client when it comes back.
   pool.on('connect', (client) => client.on('error', () => {}));
+  return pool;
+}
+
+async function openPostgres(url: string, poolSize: number): Promise<DatabaseHandle> {
+  const pool = resilientPool(url, poolSize);
+  // NOTIFYs go one batch at a time (the event bus) on a connection of their own: on the shared
+  // pool a batch queued behind every request waiting for a connection, and each of those
+  // requests then waited for its events behind the queue again.
+  const notifier = resilientPool(url, 1);
   const db = drizzlePg({ client: pool, schema }) as unknown as Database;
   return {
     kind: 'postgres',
     db,
     connectionString: url,
-    notifications: postgresNotifications(url, pool),
+    notifications: postgresNotifications(url, notifier),
     runPrepared: async <R>(
       statement: Parameters<RunPrepared>[0],
       values: Record<string, unknown>,
@@ -122,7 +128,9 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
     ping: async () => {
       await pool.query('select 1');
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), notifier.end()]);
+    },
   };
 }
 
@@ -160,10 +168,10 @@ async function countPending(db: Database): Promise<number> {
  * LISTEN needs one session-pinned connection; it reconnects with backoff when the server goes
  * away and tells the caller, so subscribers can catch up on what they may have missed.
  */
-function postgresNotifications(url: string, pool: pg.Pool): Notifications {
+function postgresNotifications(url: string, notifier: pg.Pool): Notifications {
   return {
     async notify(channel, payload) {
-      await pool.query('select pg_notify($1, $2)', [channel, payload]);
+      await notifier.query('select pg_notify($1, $2)', [channel, payload]);
     },
     async listen(channel, onPayload, onReconnect) {
       let client: pg.Client | undefined;

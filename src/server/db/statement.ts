@@ -1,11 +1,22 @@
-import { fillPlaceholders, getTableColumns, type SQL, type Table } from 'drizzle-orm';
+import {
+  fillPlaceholders,
+  getTableColumns,
+  is,
+  Param,
+  Placeholder,
+  type SQL,
+  type Table,
+} from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 
 /**
- * Named (prepared) statements for the hot paths (decision 051). A statement is built once, from
- * a Drizzle `sql` template whose changing values are `sql.placeholder(name)`s: every other value
- * in it becomes a fixed parameter, so its text never changes and Postgres parses and plans it
- * once per connection. Run it with `database.runPrepared(statement, values)`.
+ * Named (prepared) statements for the hot paths (decisions 051, 063). A statement is built once,
+ * from a Drizzle `sql` template whose changing values are `sql.placeholder(name)`s: every other
+ * value in it is written into the text as a literal, so the text never changes and Postgres
+ * parses it once per connection and plans it with those values known. As parameters they cost
+ * a Bind of every one at each run, and they hid from the planner what a partial index needs
+ * (`state < 'active'`), so it planned the statement again at each run rather than keep a plan
+ * that could not use the index. Run it with `database.runPrepared(statement, values)`.
  */
 export interface PreparedStatement {
   name: string;
@@ -22,7 +33,18 @@ export type RunPrepared = <R = Record<string, unknown>>(
 const dialect = new PgDialect();
 
 export function prepareStatement(name: string, query: SQL): PreparedStatement {
-  const { sql, params } = dialect.sqlToQuery(query);
+  // A literal is written by its text: an array or an object would be written wrong, and a
+  // backslash means something else to a server without standard_conforming_strings, so neither
+  // may be inlined (the placeholders, filled at each run, may be anything).
+  for (const param of dialect.sqlToQuery(query).params)
+    if (
+      !is(param, Placeholder) &&
+      !(is(param, Param) && is(param.value, Placeholder)) &&
+      ((param !== null && typeof param === 'object') ||
+        (typeof param === 'string' && param.includes('\\')))
+    )
+      throw new Error(`${name}: ${String(param)} cannot be written into the statement`);
+  const { sql, params } = dialect.sqlToQuery(query.inlineParams());
   return { name, text: sql, params };
 }
 

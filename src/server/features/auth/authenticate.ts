@@ -54,7 +54,11 @@ export function verifiedSessionToken(
   cookieName: string,
   secret: string,
 ): string | undefined {
-  const value = cookieValue(cookieHeader, cookieName);
+  return tokenOfSignedValue(cookieValue(cookieHeader, cookieName), secret);
+}
+
+/** The token of a signed cookie's value, or undefined when its signature is wrong. */
+function tokenOfSignedValue(value: string | undefined, secret: string): string | undefined {
   const dot = value?.lastIndexOf('.') ?? -1;
   if (!value || dot < 1) return undefined;
   const token = value.slice(0, dot);
@@ -69,17 +73,24 @@ export function verifiedSessionToken(
  * Reads the session once per request; routes call `requireUser` and never see a token (only an
  * event stream takes its session, to notice when it ends).
  *
- * The cookie's signature is checked here with Node's crypto; a request without a valid one is
- * signed out without a database read. A valid one is answered from `cache` when this process
- * read the session lately, else read through Better Auth (which may extend the session) and kept.
+ * A signed cookie this process read the session of lately is answered from `cache`, which keeps
+ * sessions by the cookie's whole signed value: a value found there had its signature checked
+ * when it was kept. Any other cookie's signature is checked here with Node's crypto; a request
+ * without a valid one is signed out without a database read, and a valid one is read through
+ * Better Auth (which may extend the session) and kept.
  */
 export function createAuthenticator(auth: Auth, cache?: SessionCache) {
-  const cookie = auth.$context.then((context) => ({
-    name: context.authCookies.sessionToken.name,
-    secret: context.secret,
-  }));
+  let settings: { name: string; secret: string } | undefined;
+  const cookie = auth.$context.then(
+    (context) =>
+      (settings = { name: context.authCookies.sessionToken.name, secret: context.secret }),
+  );
 
-  async function read(request: FastifyRequest, token: string): Promise<KnownSession | null> {
+  async function read(
+    request: FastifyRequest,
+    signed: string,
+    token: string,
+  ): Promise<KnownSession | null> {
     const readAt = Date.now();
     const found = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
     if (!found) return null;
@@ -94,16 +105,17 @@ export function createAuthenticator(auth: Auth, cache?: SessionCache) {
       },
       session: { id: session.id, token: session.token, expiresAt: new Date(session.expiresAt) },
     };
-    if (session.token === token) cache?.set(token, known, readAt);
+    if (session.token === token) cache?.set(signed, known, readAt);
     return known;
   }
 
   /** Who the request comes from: from the cache unless `fresh`, else read and kept. */
   async function resolve(request: FastifyRequest, fresh: boolean): Promise<SessionUser | null> {
-    const { name, secret } = await cookie;
-    const token = verifiedSessionToken(request.headers.cookie, name, secret);
-    const cached = token && !fresh ? cache?.get(token) : undefined;
-    const known = cached ?? (token ? await read(request, token) : null);
+    const { name, secret } = settings ?? (await cookie);
+    const signed = cookieValue(request.headers.cookie, name);
+    const cached = signed && !fresh ? cache?.get(signed) : undefined;
+    const token = cached ? undefined : tokenOfSignedValue(signed, secret);
+    const known = cached ?? (token ? await read(request, signed!, token) : null);
     if (known) request.authSession = known.session;
     request.sessionUser = known?.user ?? null;
     return request.sessionUser;

@@ -17,29 +17,30 @@ export interface SessionCacheOptions {
 }
 
 /**
- * Sessions this process has read lately, by token, so a request does not read its session row
- * again. Safe because every way a session ends reaches every process: sign-out, a password reset
- * and an account's deletion are announced on the event bus (`end`), a gap in those announcements
- * empties the cache (`clear`), and a session past its own expiry is never answered.
+ * Sessions this process has read lately, by a key (the authenticator's: the signed cookie's
+ * value), so a request does not read its session row again. Safe because every way a session
+ * ends reaches every process: sign-out, a password reset and an account's deletion are
+ * announced on the event bus (`end`), a gap in those announcements empties the cache (`clear`),
+ * and a session past its own expiry is never answered.
  *
  * A read that began before an ending of its user is not kept: it may have seen the session just
  * before it was deleted, and the announcement has already gone by.
  */
 export function createSessionCache(options: SessionCacheOptions) {
   const { ttlMs, maxEntries = 50_000, now = Date.now } = options;
-  const byToken = new Map<string, { known: KnownSession; until: number }>();
-  const tokensOfUser = new Map<string, Set<string>>();
+  const byKey = new Map<string, { known: KnownSession; until: number }>();
+  const keysOfUser = new Map<string, Set<string>>();
   // When each user's sessions last ended here; kept as long as a read in flight could matter.
   const endedAt = new Map<string, number>();
   let clearedAt = -Infinity;
 
-  function remove(token: string) {
-    const entry = byToken.get(token);
+  function remove(key: string) {
+    const entry = byKey.get(key);
     if (!entry) return;
-    byToken.delete(token);
-    const tokens = tokensOfUser.get(entry.known.user.id);
-    tokens?.delete(token);
-    if (tokens?.size === 0) tokensOfUser.delete(entry.known.user.id);
+    byKey.delete(key);
+    const keys = keysOfUser.get(entry.known.user.id);
+    keys?.delete(key);
+    if (keys?.size === 0) keysOfUser.delete(entry.known.user.id);
   }
 
   function forgetOldEndings(at: number) {
@@ -48,26 +49,26 @@ export function createSessionCache(options: SessionCacheOptions) {
   }
 
   return {
-    get(token: string): KnownSession | undefined {
-      const entry = byToken.get(token);
+    get(key: string): KnownSession | undefined {
+      const entry = byKey.get(key);
       if (!entry) return undefined;
       const at = now();
       if (entry.until <= at || entry.known.session.expiresAt.getTime() <= at) {
-        remove(token);
+        remove(key);
         return undefined;
       }
       return entry.known;
     },
 
     /** Keeps what a read that began at `readAt` found, unless the user's sessions ended since. */
-    set(token: string, known: KnownSession, readAt: number): void {
+    set(key: string, known: KnownSession, readAt: number): void {
       if (readAt <= clearedAt || readAt <= (endedAt.get(known.user.id) ?? -Infinity)) return;
-      remove(token);
-      if (byToken.size >= maxEntries) remove(byToken.keys().next().value!);
-      byToken.set(token, { known, until: now() + ttlMs });
-      let tokens = tokensOfUser.get(known.user.id);
-      if (!tokens) tokensOfUser.set(known.user.id, (tokens = new Set()));
-      tokens.add(token);
+      remove(key);
+      if (byKey.size >= maxEntries) remove(byKey.keys().next().value!);
+      byKey.set(key, { known, until: now() + ttlMs });
+      let keys = keysOfUser.get(known.user.id);
+      if (!keys) keysOfUser.set(known.user.id, (keys = new Set()));
+      keys.add(key);
     },
 
     /** Sessions of a user that ended (signed out, reset, deleted): never answered again. */
@@ -75,22 +76,22 @@ export function createSessionCache(options: SessionCacheOptions) {
       const at = now();
       forgetOldEndings(at);
       endedAt.set(userId, at);
-      for (const token of [...(tokensOfUser.get(userId) ?? [])]) {
-        const entry = byToken.get(token)!;
-        if (sessions === 'all' || sessions.includes(entry.known.session.id)) remove(token);
+      for (const key of [...(keysOfUser.get(userId) ?? [])]) {
+        const entry = byKey.get(key)!;
+        if (sessions === 'all' || sessions.includes(entry.known.session.id)) remove(key);
       }
     },
 
     /** Announcements may have been missed: every session is read again. */
     clear(): void {
       clearedAt = now();
-      byToken.clear();
-      tokensOfUser.clear();
+      byKey.clear();
+      keysOfUser.clear();
       endedAt.clear();
     },
 
     get size() {
-      return byToken.size;
+      return byKey.size;
     },
   };
 }

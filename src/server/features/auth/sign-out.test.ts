@@ -79,3 +79,20 @@ describe.each(['/api/account/sign-out', '/api/auth/sign-out'])('sign-out (%s)', 
     expect(await meStatus(user.headers)).toBe(200);
   });
 });
+
+describe('a session this process keeps in its cache', () => {
+  it('is answered only to its signed cookie: the same token unsigned or signed wrongly is signed out', async () => {
+    const user = await signUp(app);
+    expect(await meStatus(user.headers)).toBe(200); // read, and kept
+    const signed = decodeURIComponent(
+      /likeness\.session_token=([^;]+)/.exec(user.headers.cookie)![1]!,
+    );
+    const token = signed.slice(0, signed.lastIndexOf('.'));
+    const wrongSignature = `${token}.${Buffer.alloc(32, 7).toString('base64')}`;
+    for (const value of [token, wrongSignature])
+      expect(
+        await meStatus({ cookie: `likeness.session_token=${encodeURIComponent(value)}` }),
+      ).toBe(401);
+    expect(await meStatus(user.headers)).toBe(200);
+  });
+});

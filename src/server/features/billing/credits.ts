@@ -75,6 +75,7 @@ export interface StatementCharge {
 
 /** What the caller's statement answers in the columns `inStatement(…).columns` names. */
 export interface StatementChargeColumns {
+  /** The subscription as read: only when nothing was paid (a paid row is in `charge_debit`). */
   charge_read: Record<string, unknown> | null;
   charge_debit: Record<string, unknown> | null;
   charge_items: number;
@@ -161,7 +162,7 @@ export function createCredits(deps: {
       const tiers = tiersPassing(charge.gate);
       const passes = sql`case when active then ${tierIn(tiers.active)} else ${tierIn(tiers.inactive)} end`;
       const readRow = (columns: StatementChargeColumns): GateSubject => {
-        const read = columns.charge_read;
+        const read = columns.charge_read ?? columns.charge_debit;
         return !read || read.active === null
           ? defaultSubscription
           : {
@@ -173,7 +174,9 @@ export function createCredits(deps: {
       };
       return {
         ctes: spendCtes({ ...args, passes, amount: charge.amount, reason: charge.reason }),
-        columns: sql`(select row_to_json(r) from charge_read r) as charge_read,
+        // The row as read is for saying why nothing was paid: not sent (nor parsed) otherwise.
+        columns: sql`(select row_to_json(r) from charge_read r
+            where not exists (select 1 from charge_debit)) as charge_read,
           (select row_to_json(d) from charge_debit d) as charge_debit,
           (select n from charge_count) as charge_items`,
 
@@ -186,7 +189,10 @@ export function createCredits(deps: {
         async settle(userId: string, columns: StatementChargeColumns): Promise<ChargeResult> {
           if (columns.charge_debit) {
             const row = rowFromJson(subscriptions, columns.charge_debit);
-            await deps.publishChanged?.(userId, row);
+            // Not awaited: the event bus sends events in the order they were published (this
+            // one before the caller's own) and a closing bus sends what waits, so the answer
+            // need not wait for the NOTIFY's round trip.
+            void deps.publishChanged?.(userId, row);
             return { balance: row.credits, usedFreeTraining: false };
           }
           let subject: GateSubject = readRow(columns);

@@ -71,6 +71,33 @@ describe('the Postgres event bus', () => {
     expect(heard).toEqual(many);
   });
 
+  it('sends a steady stream of events in one NOTIFY per few milliseconds, in order', async () => {
+    const payloads: string[] = [];
+    const heard: AppEvent[] = [];
+    const bus = createPostgresEventBus({
+      // A server answering at once: without pacing, one NOTIFY per event.
+      notify: async (_channel, payload) => {
+        payloads.push(payload);
+      },
+      listen: async () => async () => {},
+    });
+    const started = performance.now();
+    const published: Promise<void>[] = [];
+    for (let n = 0; n < 60; n += 1) {
+      published.push(bus.publish('u1', marker(n)));
+      await new Promise((resolve) => setTimeout(resolve, 0.5));
+    }
+    await Promise.all(published);
+    const elapsedMs = performance.now() - started;
+
+    const sent = payloads.flatMap((payload) => JSON.parse(payload) as { event: AppEvent }[]);
+    heard.push(...sent.map((envelope) => envelope.event));
+    expect(heard).toEqual(Array.from({ length: 60 }, (_, n) => marker(n)));
+    // One at once, then at most one per 4 ms (a slow machine stretches the stream, not this).
+    expect(payloads.length).toBeLessThanOrEqual(Math.ceil(elapsedMs / 4) + 1);
+    expect(payloads.length).toBeLessThan(60);
+  });
+
   it('rejects the publishes of a batch whose NOTIFY failed, and goes on with the next', async () => {
     let calls = 0;
     const delivered: string[] = [];

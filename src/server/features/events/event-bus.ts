@@ -88,28 +88,53 @@ const channel = 'likeness_events';
 const batchBytes = 7_500;
 
 /**
- * Sends envelopes in the order given, in as few NOTIFYs as it can: while one is on its way, those
- * published meanwhile wait and then go together in the next, as one JSON array. Under load (a
- * bulk's events, many users' accepts) one NOTIFY carries many events, and each NOTIFY is a commit
- * of its own on the server; a quiet bus sends each event at once, with no timer. Each `send`
- * settles when its batch has gone (or failed).
+ * At most one NOTIFY per this many milliseconds while events keep coming (unless a full one
+ * leaves more waiting): each is a commit on the server and a wake-up of every listening process,
+ * and on a connection of its own a NOTIFY takes a fraction of a millisecond, so without a pause
+ * a busy bus sent one for every two or three events.
+ */
+const notifySpacingMs = 4;
+
+/**
+ * Sends envelopes in the order given, in as few NOTIFYs as it can: while one is on its way, and
+ * until `notifySpacingMs` after it started, those published meanwhile wait and then go together
+ * in the next, as one JSON array. Under load (a bulk's events, many users' accepts) one NOTIFY
+ * carries many events; a quiet bus sends each event at once. Each `send` settles when its batch
+ * has gone (or failed).
  */
 function batchedNotify(notify: (payload: string) => Promise<void>) {
-  const waiting: { json: string; bytes: number; settle: (error?: unknown) => void }[] = [];
+  /** Envelopes going in one NOTIFY, and the promise their senders share. */
+  interface Batch {
+    json: string[];
+    bytes: number;
+    sent: Promise<void>;
+    settle(error?: unknown): void;
+  }
+  // The last batch takes what is sent until it is full or its NOTIFY starts.
+  const waiting: Batch[] = [];
   let sending: Promise<void> | undefined;
+  // When the last NOTIFY started, unless it was full: then the next goes at once.
+  let pacedFrom = -Infinity;
+
+  function newBatch(): Batch {
+    let settle!: Batch['settle'];
+    const sent = new Promise<void>((resolve, reject) => {
+      settle = (error) => (error ? reject(error) : resolve());
+    });
+    return { json: [], bytes: 2, sent, settle };
+  }
 
   async function drain() {
     while (waiting.length > 0) {
-      let bytes = 2;
-      let count = 0;
-      while (count < waiting.length && (count === 0 || bytes + waiting[count]!.bytes < batchBytes))
-        bytes += waiting[count++]!.bytes + 1;
-      const batch = waiting.splice(0, count);
-      const error = await notify(`[${batch.map((item) => item.json).join(',')}]`).then(
+      const pause = pacedFrom + notifySpacingMs - performance.now();
+      if (pause > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(pause)));
+      const batch = waiting.shift()!;
+      pacedFrom = waiting.length === 0 ? performance.now() : -Infinity;
+      const error = await notify(`[${batch.json.join(',')}]`).then(
         () => undefined,
         (failure: unknown) => failure ?? new Error('NOTIFY failed'),
       );
-      for (const item of batch) item.settle(error);
+      batch.settle(error);
     }
     sending = undefined;
   }
@@ -117,14 +142,14 @@ function batchedNotify(notify: (payload: string) => Promise<void>) {
   return {
     send(envelope: Envelope): Promise<void> {
       const json = JSON.stringify(envelope);
-      return new Promise((resolve, reject) => {
-        waiting.push({
-          json,
-          bytes: Buffer.byteLength(json),
-          settle: (error) => (error ? reject(error) : resolve()),
-        });
-        sending ??= drain();
-      });
+      const bytes = Buffer.byteLength(json) + 1;
+      let batch = waiting.at(-1);
+      if (!batch || (batch.json.length > 0 && batch.bytes + bytes > batchBytes))
+        waiting.push((batch = newBatch()));
+      batch.json.push(json);
+      batch.bytes += bytes;
+      sending ??= drain();
+      return batch.sent;
     },
     /** Settles once everything sent so far has gone. */
     flushed: () => sending ?? Promise.resolve(),

@@ -27,8 +27,8 @@ export async function insertGenerations(
  * (`jobs`, pg-boss's row) are inserted from what paid. Placeholders: userId, modelId,
  * generationId, presetId (a preset's) or prompt (a custom prompt's), and the job's jobContext.
  *
- * It answers one row: the model read (or null), whether the preset was found, the charge's
- * columns and the generation inserted (null when nothing was paid).
+ * It answers one row: whether the model is ready (null: no such model), whether the preset was
+ * found, the charge's columns and the generation inserted (null when nothing was paid).
  */
 export function acceptOneSql(args: {
   kind: 'preset' | 'custom';
@@ -72,7 +72,7 @@ export function acceptOneSql(args: {
       select jsonb_build_object('generationId', id) as data, bulk_position as position from gen
     ),
     ${jobs.ctes}
-    select (select row_to_json(m) from model m) as model,
+    select (select ready from model) as model_ready,
       ${preset ? sql`exists (select 1 from preset)` : sql`true`} as preset_found,
       (select row_to_json(g) from gen g) as generation,
       ${jobs.evaluated} as jobs_evaluated,
@@ -88,7 +88,8 @@ export function acceptOneCondition(kind: 'preset' | 'custom'): SQL {
 
 /** The row `acceptOneSql` answers. */
 export interface AcceptOneColumns {
-  model: { id: string; name: string; ready: boolean } | null;
+  /** Whether the model can make images; null when the user has no such model. */
+  model_ready: boolean | null;
   preset_found: boolean;
   generation: Record<string, unknown> | null;
   charge_read: Record<string, unknown> | null;

@@ -45,9 +45,9 @@ export const generationRoutes: FastifyPluginAsyncZod<GenerationRoutesOptions> = 
         },
       }
     : {};
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
   const user = async (request: Parameters<Authenticator['requireUser']>[0]) =>
     (await authenticator.requireUser(request)).id;

@@ -254,13 +254,13 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     });
     if (!row) throw new Error('the accept statement answered no row');
     if (kind === 'custom') charge.checkTier(row, 'customPrompt');
-    if (!row.model) throw new AppError('NOT_FOUND', modelsMessages.notFound);
-    if (!row.model.ready) throw new AppError('CONFLICT', modelsMessages.notReady);
+    if (row.model_ready === null) throw new AppError('NOT_FOUND', modelsMessages.notFound);
+    if (!row.model_ready) throw new AppError('CONFLICT', modelsMessages.notReady);
     if (!row.preset_found) throw new AppError('NOT_FOUND', catalogMessages.modelNotFound);
     await charge.settle(userId, row);
     if (!row.generation) throw new Error('a paid generation was not inserted');
     const inserted = generationFromJson(row.generation);
-    await publishUpdated([inserted]);
+    void publishUpdated([inserted]); // after the balance's, not awaited (as `settle`'s)
     return toGeneration(inserted);
   }
 
@@ -387,7 +387,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       if (rows.length === 0) throw new AppError('BAD_REQUEST', bulkMessages.noneQueued);
       if (!answer.bulk_job) throw new Error('a paid bulk job was not inserted');
       const job = bulkJobFromJson(answer.bulk_job);
-      await publishBulkJob(job);
+      void publishBulkJob(job); // after the balance's, not awaited (as `settle`'s)
       return {
         bulkJob: toBulkJob(job),
         queued: answer.queued,

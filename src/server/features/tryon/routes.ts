@@ -48,9 +48,9 @@ const tryOnApi: FastifyPluginAsyncZod<TryOnRoutesOptions> = async (app, options)
   await app.register(multipart, {
     limits: { fileSize: tryOnRules.maxUploadBytes, files: 2, fields: 2, fieldSize: 256, parts: 5 },
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 
   app.post(

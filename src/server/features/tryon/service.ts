@@ -352,7 +352,7 @@ export function createTryOnService(deps: TryOnServiceDeps) {
     await charge.settle(row.userId, answer);
     if (!answer.try_on) throw new Error('a paid try-on was not inserted');
     const inserted = tryOnFromJson(answer.try_on);
-    await publish(inserted);
+    void publish(inserted); // after the balance's, not awaited (as `settle`'s)
     return inserted;
   }
 

@@ -21,12 +21,21 @@ const invalidText =
   // eslint-disable-next-line no-control-regex -- finding the NUL is the point
   /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
 
+// Any NUL or surrogate at all: a plain class over UTF-16 units, much quicker than the exact
+// pattern, which only text that has one of them needs (every request's every string runs this).
+// eslint-disable-next-line no-control-regex -- finding the NUL is the point
+const suspectText = /[\u0000\ud800-\udfff]/;
+
+const isInvalidText = (text: string) => suspectText.test(text) && invalidText.test(text);
+
 function hasInvalidText(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return invalidText.test(value);
+  if (typeof value === 'string') return isInvalidText(value);
   if (depth > 32 || value === null || typeof value !== 'object' || Buffer.isBuffer(value))
     return false;
-  for (const [key, item] of Object.entries(value)) {
-    if (invalidText.test(key) || hasInvalidText(item, depth + 1)) return true;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (isInvalidText(key) || hasInvalidText((value as Record<string, unknown>)[key], depth + 1))
+      return true;
   }
   return false;
 }
