@@ -15,6 +15,9 @@ import {
 } from './repository.ts';
 import { userStoragePrefix } from './storage-keys.ts';
 
+/** A tier this version does not know (an operator's typo in the row) shows as none. */
+const tierOrNone = tierSchema.catch('none');
+
 /**
  * A feature with a say in account deletion. `beforeDelete` runs inside the deletion's
  * transaction, before the user row (and everything cascading from it) goes: billing, for
@@ -73,7 +76,7 @@ export function createAccountService({
         },
         subscription: {
           active: subscription.active,
-          tier: tierSchema.catch('none').parse(subscription.tier),
+          tier: tierOrNone.parse(subscription.tier),
           credits: subscription.credits,
           monthlyFreeTrainingsLeft: subscription.monthlyFreeTrainingsLeft,
         },
