@@ -166,7 +166,8 @@ describe('an event stream is bound to its session', () => {
     // The NOTIFY channel played by a loop: what one process sends, every process receives.
     const listeners: ((payload: string) => void)[] = [];
     const notifications: Notifications = {
-      notify: async (_channel, payload) => listeners.forEach((listen) => listen(payload)),
+      notify: async (_channel, payloads) =>
+        payloads.forEach((payload) => listeners.forEach((listen) => listen(payload))),
       listen: async (_channel, onPayload) => {
         listeners.push(onPayload);
         return async () => {};

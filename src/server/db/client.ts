@@ -25,7 +25,11 @@ export interface Notifications {
     onPayload: (payload: string) => void,
     onReconnect: () => void,
   ): Promise<() => Promise<void>>;
-  notify(channel: string, payload: string): Promise<void>;
+  /**
+   * The payloads, in order, in one statement (one round trip, one transaction: Postgres delivers
+   * identical payloads of one transaction once).
+   */
+  notify(channel: string, payloads: readonly string[]): Promise<void>;
 }
 
 export interface DatabaseHandle {
@@ -170,8 +174,10 @@ async function countPending(db: Database): Promise<number> {
  */
 function postgresNotifications(url: string, notifier: pg.Pool): Notifications {
   return {
-    async notify(channel, payload) {
-      await notifier.query('select pg_notify($1, $2)', [channel, payload]);
+    async notify(channel, payloads) {
+      if (payloads.length === 0) return;
+      const calls = payloads.map((_, index) => `pg_notify($1, $${index + 2})`).join(', ');
+      await notifier.query(`select ${calls}`, [channel, ...payloads]);
     },
     async listen(channel, onPayload, onReconnect) {
       let client: pg.Client | undefined;

@@ -88,33 +88,34 @@ const channel = 'likeness_events';
 const batchBytes = 7_500;
 
 /**
- * At most one NOTIFY per this many milliseconds while events keep coming (unless a full one
- * leaves more waiting): each is a commit on the server and a wake-up of every listening process,
- * and on a connection of its own a NOTIFY takes a fraction of a millisecond, so without a pause
- * a busy bus sent one for every two or three events.
+ * At most one round of NOTIFYs per this many milliseconds while events keep coming: each is a
+ * commit on the server and a wake-up of every listening process, and on a connection of its own
+ * a NOTIFY takes a fraction of a millisecond, so without a pause a busy bus sent one for every
+ * two or three events.
  */
 const notifySpacingMs = 4;
 
 /**
- * Sends envelopes in the order given, in as few NOTIFYs as it can: while one is on its way, and
- * until `notifySpacingMs` after it started, those published meanwhile wait and then go together
- * in the next, as one JSON array. Under load (a bulk's events, many users' accepts) one NOTIFY
- * carries many events; a quiet bus sends each event at once. Each `send` settles when its batch
- * has gone (or failed).
+ * Sends envelopes in the order given, in as few statements as it can: while one is on its way,
+ * and until `notifySpacingMs` after it started, those published meanwhile wait, and then all of
+ * them go in the next statement, as JSON arrays of at most `batchBytes` each (one NOTIFY
+ * payload apiece, in order, in one transaction). However many events wait, they take one round
+ * trip: a bus that sent one payload per round trip fell behind a busy server (events waited
+ * longer and longer, and held memory). A quiet bus sends each event at once. Each `send` settles
+ * when its statement has gone (or failed).
  */
-function batchedNotify(notify: (payload: string) => Promise<void>) {
-  /** Envelopes going in one NOTIFY, and the promise their senders share. */
+function batchedNotify(notify: (payloads: string[]) => Promise<void>) {
+  /** Envelopes going in one payload, and the promise their senders share. */
   interface Batch {
     json: string[];
     bytes: number;
     sent: Promise<void>;
     settle(error?: unknown): void;
   }
-  // The last batch takes what is sent until it is full or its NOTIFY starts.
+  // The last batch takes what is sent until it is full or its statement starts.
   const waiting: Batch[] = [];
   let sending: Promise<void> | undefined;
-  // When the last NOTIFY started, unless it was full: then the next goes at once.
-  let pacedFrom = -Infinity;
+  let lastStartedAt = -Infinity;
 
   function newBatch(): Batch {
     let settle!: Batch['settle'];
@@ -126,15 +127,15 @@ function batchedNotify(notify: (payload: string) => Promise<void>) {
 
   async function drain() {
     while (waiting.length > 0) {
-      const pause = pacedFrom + notifySpacingMs - performance.now();
+      const pause = lastStartedAt + notifySpacingMs - performance.now();
       if (pause > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(pause)));
-      const batch = waiting.shift()!;
-      pacedFrom = waiting.length === 0 ? performance.now() : -Infinity;
-      const error = await notify(`[${batch.json.join(',')}]`).then(
+      lastStartedAt = performance.now();
+      const batches = waiting.splice(0, waiting.length);
+      const error = await notify(batches.map((batch) => `[${batch.json.join(',')}]`)).then(
         () => undefined,
         (failure: unknown) => failure ?? new Error('NOTIFY failed'),
       );
-      batch.settle(error);
+      for (const batch of batches) batch.settle(error);
     }
     sending = undefined;
   }
@@ -164,7 +165,7 @@ function batchedNotify(notify: (payload: string) => Promise<void>) {
 export function createPostgresEventBus(notifications: Notifications): EventBus {
   const fanOut = new LocalFanOut();
   let stop: (() => Promise<void>) | undefined;
-  const batches = batchedNotify((payload) => notifications.notify(channel, payload));
+  const batches = batchedNotify((payloads) => notifications.notify(channel, payloads));
   const send = (envelope: Envelope) => batches.send(envelope);
   return {
     publish: (userId, event) => send({ userId, event }),
