@@ -17,6 +17,7 @@ function countingAuth() {
     $context: Promise.resolve({ authCookies: { sessionToken: { name: cookieName } }, secret }),
     api: {
       getSession: async ({ headers }: { headers: Headers }) => {
+        await new Promise((resolve) => setTimeout(resolve, 5)); // a database read takes time
         const value = decodeURIComponent(
           /likeness\.session_token=([^;]+)/.exec(headers.get('cookie') ?? '')![1]!,
         );
@@ -59,6 +60,16 @@ describe('the authenticator', () => {
     const wrongly = `abc123.${Buffer.alloc(32, 7).toString('base64')}`;
     for (const value of [wrongly, 'abc123'])
       expect(await authenticator.currentUser(request(value))).toBeNull();
+    expect(reads).toEqual(['abc123']);
+  });
+
+  it('reads a session once for the requests that arrive together with its cookie', async () => {
+    const { auth, reads } = countingAuth();
+    const authenticator = createAuthenticator(auth, createSessionCache({ ttlMs: 60_000 }));
+    const users = await Promise.all(
+      Array.from({ length: 5 }, () => authenticator.currentUser(request(signed('abc123')))),
+    );
+    expect(users.map((user) => user?.id)).toEqual(['u1', 'u1', 'u1', 'u1', 'u1']);
     expect(reads).toEqual(['abc123']);
   });
 

@@ -109,13 +109,33 @@ export function createAuthenticator(auth: Auth, cache?: SessionCache) {
     return known;
   }
 
-  /** Who the request comes from: from the cache unless `fresh`, else read and kept. */
+  // Reads under way by signed cookie: a page's first requests arrive together with one cookie,
+  // and each would otherwise read the same session before the first read is kept.
+  const reading = new Map<string, Promise<KnownSession | null>>();
+
+  function readOnce(request: FastifyRequest, signed: string, token: string) {
+    let pending = reading.get(signed);
+    if (!pending) {
+      pending = read(request, signed, token).finally(() => reading.delete(signed));
+      reading.set(signed, pending);
+    }
+    return pending;
+  }
+
+  /**
+   * Who the request comes from: from the cache unless `fresh`, else read and kept. A `fresh`
+   * read is the request's own, never one that began before it.
+   */
   async function resolve(request: FastifyRequest, fresh: boolean): Promise<SessionUser | null> {
     const { name, secret } = settings ?? (await cookie);
     const signed = cookieValue(request.headers.cookie, name);
     const cached = signed && !fresh ? cache?.get(signed) : undefined;
     const token = cached ? undefined : tokenOfSignedValue(signed, secret);
-    const known = cached ?? (token ? await read(request, signed!, token) : null);
+    const known =
+      cached ??
+      (token
+        ? await (fresh ? read(request, signed!, token) : readOnce(request, signed!, token))
+        : null);
     if (known) request.authSession = known.session;
     request.sessionUser = known?.user ?? null;
     return request.sessionUser;
