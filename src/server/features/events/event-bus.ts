@@ -100,9 +100,9 @@ const notifySpacingMs = 4;
  * and until `notifySpacingMs` after it started, those published meanwhile wait, and then all of
  * them go in the next statement, as JSON arrays of at most `batchBytes` each (one NOTIFY
  * payload apiece, in order, in one transaction). However many events wait, they take one round
- * trip: a bus that sent one payload per round trip fell behind a busy server (events waited
- * longer and longer, and held memory). A quiet bus sends each event at once. Each `send` settles
- * when its statement has gone (or failed).
+ * trip: one payload per round trip capped the bus near 7.5 KB per round trip, which a busy
+ * server's events (two per accept) come close to. A quiet bus sends each event at once. Each
+ * `send` settles when its statement has gone (or failed).
  */
 function batchedNotify(notify: (payloads: string[]) => Promise<void>) {
   /** Envelopes going in one payload, and the promise their senders share. */
