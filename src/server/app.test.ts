@@ -74,26 +74,54 @@ describe('HTTP errors keep one wire shape and the server stays up', () => {
 });
 
 describe('security headers', () => {
-  it('come with every answer, a page, an API answer and an error alike', async () => {
+  const pagePolicy =
+    "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: blob:;" +
+    "font-src 'self' data:;connect-src 'self';media-src 'self' blob:;object-src 'none';" +
+    "base-uri 'self';form-action 'self';frame-ancestors 'none'";
+
+  it('come with every page: a strict policy, no framing, no sniffing, no referrer', async () => {
+    for (const url of ['/', '/studio', '/no-such-page']) {
+      const { headers } = await app.app!.inject({ url });
+      expect(headers['content-type'], url).toContain('text/html');
+      expect(headers['content-security-policy'], url).toBe(pagePolicy);
+      expect(headers['x-content-type-options'], url).toBe('nosniff');
+      expect(headers['x-frame-options'], url).toBe('SAMEORIGIN');
+      expect(headers['referrer-policy'], url).toBe('no-referrer');
+      expect(headers['cross-origin-opener-policy'], url).toBe('same-origin');
+      // Not in tests (NODE_ENV=test): HSTS would pin a developer's localhost to HTTPS.
+      expect(headers['strict-transport-security'], url).toBeUndefined();
+    }
+  });
+
+  it('come with every API answer and error, allowing nothing since JSON is never a page', async () => {
     const user = await signUp(app);
     for (const request of [
-      { url: '/' },
       { url: '/api/me', headers: user.headers },
+      { url: '/api/me' },
       { url: '/api/no-such-route' },
     ]) {
-      const { headers } = await app.app!.inject(request);
+      const { headers, statusCode } = await app.app!.inject(request);
+      expect(statusCode, request.url).not.toBe(500);
       expect(headers['content-security-policy'], request.url).toBe(
-        "default-src 'self';script-src 'self';style-src 'self' 'unsafe-inline';img-src 'self' data: blob:;" +
-          "font-src 'self' data:;connect-src 'self';media-src 'self' blob:;object-src 'none';" +
-          "base-uri 'self';form-action 'self';frame-ancestors 'none'",
+        "default-src 'none'; frame-ancestors 'none'",
       );
       expect(headers['x-content-type-options'], request.url).toBe('nosniff');
-      expect(headers['x-frame-options'], request.url).toBe('SAMEORIGIN');
+      expect(headers['x-frame-options'], request.url).toBe('DENY');
       expect(headers['referrer-policy'], request.url).toBe('no-referrer');
-      expect(headers['cross-origin-opener-policy'], request.url).toBe('same-origin');
-      // Not in tests (NODE_ENV=test): HSTS would pin a developer's localhost to HTTPS.
+      expect(headers['cross-origin-resource-policy'], request.url).toBe('same-origin');
       expect(headers['strict-transport-security'], request.url).toBeUndefined();
+      // Page-only headers stay off answers no browser renders.
+      expect(headers['cross-origin-opener-policy'], request.url).toBeUndefined();
+      expect(headers['x-xss-protection'], request.url).toBeUndefined();
     }
+  });
+
+  it('treat the API documentation as a page: its interface runs scripts', async () => {
+    const { headers } = await app.app!.inject({ url: '/api/docs/' });
+    expect(headers['content-security-policy']).not.toBe(
+      "default-src 'none'; frame-ancestors 'none'",
+    );
+    expect(headers['x-frame-options']).toBe('SAMEORIGIN');
   });
 });
 

@@ -8,7 +8,15 @@ export interface SecurityHeadersOptions {
   production: boolean;
 }
 
-/** A strict Content-Security-Policy ('self' and the file origins) and Helmet's usual headers. */
+/**
+ * Pages get a strict Content-Security-Policy ('self' and the file origins) and Helmet's usual
+ * headers. API answers get the set OWASP's REST Security Cheat Sheet gives for JSON: they are
+ * never rendered as a page, so a policy that allows nothing and nothing framing them, without
+ * the page-only headers (cross-origin opener, DNS prefetching, IE's download and XSS filter
+ * switches, Flash's cross-domain policies, origin-keyed agent clusters). That is 600 bytes fewer
+ * on every API answer, which the busiest routes send thousands of times a second (decision 064).
+ * The API's documentation (`/api/docs`) is a page.
+ */
 export const securityHeaders = appWide(
   'security-headers',
   async (app, { fileOrigins, production }: SecurityHeadersOptions) => {
@@ -33,12 +41,25 @@ export const securityHeaders = appWide(
       crossOriginEmbedderPolicy: false,
       strictTransportSecurity: production,
     });
-    app.addHook('onRequest', (_request, reply, done) => {
-      reply.headers(headers);
+    const apiHeaders: Record<string, string> = {
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'cross-origin-resource-policy': 'same-origin',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+    };
+    const hsts = headers['strict-transport-security'];
+    if (hsts) apiHeaders['strict-transport-security'] = hsts;
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.headers(isApiAnswer(request.url) ? apiHeaders : headers);
       done();
     });
   },
 );
+
+function isApiAnswer(url: string): boolean {
+  return url.startsWith('/api/') && !url.startsWith('/api/docs');
+}
 
 /**
  * The headers Helmet sets for `options`, worked out once: they are the same for every answer.
