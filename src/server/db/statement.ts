@@ -4,6 +4,7 @@ import {
   is,
   Param,
   Placeholder,
+  type Column,
   type SQL,
   type Table,
 } from 'drizzle-orm';
@@ -65,9 +66,22 @@ export function rowFromJson<T extends Table>(
   json: Record<string, unknown>,
 ): T['$inferSelect'] {
   const row: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
-    const value = json[column.name];
+  for (const [key, name, column] of columnsOf(table)) {
+    const value = json[name];
     row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
   }
   return row as T['$inferSelect'];
+}
+
+/** Each table's columns as (property, column name, column), listed once: every accept maps two rows. */
+const tableColumns = new WeakMap<Table, readonly (readonly [string, string, Column])[]>();
+function columnsOf(table: Table) {
+  let columns = tableColumns.get(table);
+  if (!columns) {
+    columns = Object.entries(getTableColumns(table)).map(
+      ([key, column]) => [key, column.name, column] as const,
+    );
+    tableColumns.set(table, columns);
+  }
+  return columns;
 }

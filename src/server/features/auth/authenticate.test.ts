@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { Auth } from './auth.ts';
-import { createAuthenticator } from './authenticate.ts';
+import { cookieValue, createAuthenticator } from './authenticate.ts';
 import { createSessionCache } from './session-cache.ts';
 
 const secret = 'a-secret-of-at-least-thirty-two-characters';
@@ -79,5 +79,28 @@ describe('the authenticator', () => {
     await authenticator.currentUser(request(signed('abc123')));
     await authenticator.freshUser(request(signed('abc123')));
     expect(reads).toEqual(['abc123', 'abc123']);
+  });
+});
+
+describe('reading the session cookie from a Cookie header', () => {
+  it('finds it among other cookies, URL-decoded, wherever it stands', () => {
+    expect(cookieValue(`${cookieName}=a%2Bb.sig`, cookieName)).toBe('a+b.sig');
+    expect(cookieValue(`theme=dark; ${cookieName}=tok.sig; lang=en`, cookieName)).toBe('tok.sig');
+    expect(cookieValue(`theme=dark;${cookieName}=tok.sig`, cookieName)).toBe('tok.sig');
+    expect(cookieValue(`${cookieName}="quoted.sig"`, cookieName)).toBe('quoted.sig');
+  });
+
+  it("is not fooled by a longer cookie's name or by the name inside another cookie's value", () => {
+    expect(cookieValue(`x${cookieName}=forged.sig`, cookieName)).toBeUndefined();
+    expect(cookieValue(`note=${cookieName}=forged.sig`, cookieName)).toBeUndefined();
+    expect(cookieValue(`x${cookieName}=forged.sig; ${cookieName}=real.sig`, cookieName)).toBe(
+      'real.sig',
+    );
+    expect(cookieValue('theme=dark', cookieName)).toBeUndefined();
+    expect(cookieValue(undefined, cookieName)).toBeUndefined();
+  });
+
+  it('keeps a value that is not valid URL encoding as it came', () => {
+    expect(cookieValue(`${cookieName}=100%.sig`, cookieName)).toBe('100%.sig');
   });
 });

@@ -28,13 +28,17 @@ declare module 'fastify' {
   }
 }
 
-/** The value of one cookie in a Cookie header, URL-decoded as Better Auth reads it. */
-function cookieValue(header: string | undefined, name: string): string | undefined {
+/**
+ * The value of one cookie in a Cookie header, URL-decoded as Better Auth reads it. Every request
+ * runs this, so it looks for `name=` where a cookie starts instead of splitting the header.
+ */
+export function cookieValue(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const separator = part.indexOf('=');
-    if (separator < 0 || part.slice(0, separator).trim() !== name) continue;
-    let value = part.slice(separator + 1).trim();
+  const wanted = `${name}=`;
+  for (let at = header.indexOf(wanted); at >= 0; at = header.indexOf(wanted, at + 1)) {
+    if (!startsCookie(header, at)) continue;
+    const end = header.indexOf(';', at);
+    let value = header.slice(at + wanted.length, end < 0 ? undefined : end).trim();
     if (value.startsWith('"')) value = value.slice(1, -1);
     try {
       return decodeURIComponent(value);
@@ -43,6 +47,13 @@ function cookieValue(header: string | undefined, name: string): string | undefin
     }
   }
   return undefined;
+}
+
+/** Whether `at` is where a cookie's name starts: the header's start or after `;` and spaces. */
+function startsCookie(header: string, at: number): boolean {
+  let before = at - 1;
+  while (before >= 0 && (header[before] === ' ' || header[before] === '\t')) before -= 1;
+  return before < 0 || header[before] === ';';
 }
 
 /**
