@@ -116,17 +116,19 @@ async function openPostgres(url: string, poolSize: number): Promise<DatabaseHand
     db,
     connectionString: url,
     notifications: postgresNotifications(url, notifier),
-    runPrepared: async <R>(
-      statement: Parameters<RunPrepared>[0],
-      values: Record<string, unknown>,
-    ) =>
-      (
-        await pool.query({
-          name: statement.name,
-          text: statement.text,
-          values: statementValues(statement, values),
-        })
-      ).rows as R[],
+    // One promise per run: pg-pool's own promise form makes three, and every accept runs this.
+    runPrepared: <R>(statement: Parameters<RunPrepared>[0], values: Record<string, unknown>) =>
+      new Promise<R[]>((resolve, reject) => {
+        pool.query(
+          {
+            name: statement.name,
+            text: statement.text,
+            values: statementValues(statement, values),
+          },
+          (error: Error | undefined, result: pg.QueryResult) =>
+            error ? reject(error) : resolve(result.rows as R[]),
+        );
+      }),
     migrate: () => migratePostgres(pool),
     migrationsPending: () => countPending(db),
     ping: async () => {

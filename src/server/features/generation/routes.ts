@@ -49,8 +49,11 @@ export const generationRoutes: FastifyPluginAsyncZod<GenerationRoutesOptions> = 
     reply.header('cache-control', 'no-store');
     done(null, payload);
   });
-  const user = async (request: Parameters<Authenticator['requireUser']>[0]) =>
-    (await authenticator.requireUser(request)).id;
+  /** The signed-in user's id: without a promise when the session is known (`requireUser`). */
+  const user = (request: Parameters<Authenticator['requireUser']>[0]) => {
+    const found = authenticator.requireUser(request);
+    return found instanceof Promise ? found.then(({ id }) => id) : found.id;
+  };
 
   app.post(
     '/api/generations',

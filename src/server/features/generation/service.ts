@@ -151,16 +151,16 @@ export function createGenerationService(deps: GenerationServiceDeps) {
    * the bus keeps their order and sends a bulk's events together.
    */
   async function publishUpdated(rows: GenerationRow[]): Promise<void> {
-    await Promise.all(
-      rows.map((row) =>
-        events
-          .publish(row.userId, {
-            type: generationEvents.generationUpdated,
-            data: { generationId: row.id, status: row.status, bulkJobId: row.bulkJobId },
-          })
-          .catch((error: unknown) => logger.warn({ err: error }, 'generation event not published')),
-      ),
-    );
+    await Promise.all(rows.map(publishOne));
+  }
+
+  function publishOne(row: GenerationRow): Promise<void> {
+    return events
+      .publish(row.userId, {
+        type: generationEvents.generationUpdated,
+        data: { generationId: row.id, status: row.status, bulkJobId: row.bulkJobId },
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'generation event not published'));
   }
 
   /** A user model that can make images now, or the error saying why not. */
@@ -260,7 +260,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     await charge.settle(userId, row);
     if (!row.generation) throw new Error('a paid generation was not inserted');
     const inserted = generationFromJson(row.generation);
-    void publishUpdated([inserted]); // after the balance's, not awaited (as `settle`'s)
+    void publishOne(inserted); // after the balance's, not awaited (as `settle`'s)
     return toGeneration(inserted);
   }
 
