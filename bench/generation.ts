@@ -499,11 +499,15 @@ async function measureWithCpu(
   const postgresMs = await database?.stop();
   // Warm-up (1 s) and the check request included: their requests are few next to the run's.
   const requests = Math.max(1, row.requests);
-  return {
+  const measured = {
     ...row,
     nodeMsPerRequest: used.active / requests,
     postgresMsPerRequest: postgresMs === undefined ? undefined : postgresMs / requests,
   };
+  console.log(
+    `    Node ${measured.nodeMsPerRequest.toFixed(3)} ms/request, Postgres ${measured.postgresMsPerRequest?.toFixed(3) ?? 'n/a'} ms/request`,
+  );
+  return measured;
 }
 
 /**
@@ -575,6 +579,8 @@ const latencyRows: LatencyRow[] = [];
 let throughput: MeasuredRow[] | undefined;
 let bulk: BulkResult | undefined;
 let floorRows: (FloorRow & { ratioToFloor: number })[] = [];
+/** Each round's product ÷ floor (measured a few seconds apart) and the product's p99. */
+let roundsByRatio: { ratio: number; productP99Ms: number }[] = [];
 let books: Awaited<ReturnType<typeof checkBooks>> | undefined;
 try {
   // 1-3 with workers.
@@ -732,6 +738,10 @@ try {
         ...row,
         ratioToFloor: row.requestsPerSecond / floorRow.requestsPerSecond,
       }));
+      roundsByRatio = productMeasured.map((row, index) => ({
+        ratio: row.requestsPerSecond / floorMeasured[index]!.requestsPerSecond,
+        productP99Ms: row.p99Ms,
+      }));
       manyUsers = {
         ...productRow,
         name: `POST /api/generations, ${connections} users, one per connection (${presetCount} presets)`,
@@ -832,6 +842,8 @@ function markdown(): string {
               `| ${row.name} | ${row.requestsPerSecond} | ${row.p50Ms} ms | ${row.p99Ms} ms | ${row.failures} | ${row.nodeMsPerRequest.toFixed(3)} | ${row.postgresMsPerRequest?.toFixed(3) ?? 'n/a'} | ${row.ratioToFloor.toFixed(2)}× |`,
           ),
           '',
+          `Each round, product ÷ floor (the product's p99): ${roundsByRatio.map((round) => `${round.ratio.toFixed(2)}× (${round.productP99Ms} ms)`).join(', ')}.`,
+          '',
           `After the run: ${books!.unbalanced} of ${books!.balances} balances differ from the sum of their ledger; ${books!.jobless} of the phase's ${books!.generations} generations have no pg-boss job.`,
           '',
         ]
@@ -887,6 +899,7 @@ writeResults('generation', markdown(), {
   ...meta,
   throughput: rows,
   floor: floorRows,
+  floorRounds: roundsByRatio,
   books,
   bulk,
   eventLatency: latencyRows,
