@@ -219,6 +219,7 @@ const stages = {
       BENCH_CONNECTIONS: '4',
       BENCH_BULK: '20',
       BENCH_SINGLES: '2',
+      BENCH_REQUESTS: '20',
       BENCH_WINDOW_SECONDS: '1',
       BENCH_BULKS: '1',
       BENCH_EVENTS: '1',

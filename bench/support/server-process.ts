@@ -28,13 +28,15 @@ export interface Server {
 /**
  * The server as its own process, `node dist/server/main.mjs` as `npm start` runs it (its
  * memory, start and CPU are measured as shipped, without tsx's compiler in the process),
- * answering on a free port once `/healthz` does; `extraEnv` adds to or overrides its settings.
+ * answering on a free port once `/healthz` does; `extraEnv` adds to or overrides its settings,
+ * `nodeArgs` go to Node before the script (a probe it `--import`s first).
  * `npm run bench` builds first where the build is stale (scripts/bench.mjs).
  */
 export async function startServer(
   databaseUrl: string | undefined,
   role: 'web' | 'all',
   extraEnv: Record<string, string> = {},
+  nodeArgs: readonly string[] = [],
 ): Promise<Server> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -57,7 +59,7 @@ export async function startServer(
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...extraEnv,
   };
-  const child = spawn(process.execPath, ['dist/server/main.mjs'], {
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/server/main.mjs'], {
     cwd: repo,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
