@@ -134,20 +134,24 @@ export function createAuthenticator(auth: Auth, cache?: SessionCache) {
   }
 
   /**
-   * Who the request comes from: from the cache unless `fresh`, else read and kept. A `fresh`
-   * read is the request's own, never one that began before it.
+   * Who the cookie belongs to: from the cache unless `fresh`, else read and kept. A `fresh` read
+   * is the request's own, never one that began before it. A cached answer comes without a
+   * promise: every API request asks, and on this path promises were most of the cost (five
+   * chained ones per request, each run through the async-context hooks).
    */
-  async function resolve(request: FastifyRequest, fresh: boolean): Promise<SessionUser | null> {
-    const { name, secret } = settings ?? (await cookie);
+  function fromCookie(
+    request: FastifyRequest,
+    { name, secret }: { name: string; secret: string },
+    fresh: boolean,
+  ): SessionUser | null | Promise<SessionUser | null> {
     const signed = cookieValue(request.headers.cookie, name);
     const cached = signed && !fresh ? cache?.get(signed) : undefined;
-    const token = cached ? undefined : tokenOfSignedValue(signed, secret);
-    const known =
-      cached ??
-      (token
-        ? await (fresh ? read(request, signed!, token) : readOnce(request, signed!, token))
-        : null);
-    return remember(request, known);
+    if (cached) return remember(request, cached);
+    const token = tokenOfSignedValue(signed, secret);
+    if (!token) return remember(request, null);
+    return (fresh ? read(request, signed!, token) : readOnce(request, signed!, token)).then(
+      (known) => remember(request, known),
+    );
   }
 
   function remember(request: FastifyRequest, known: KnownSession | null): SessionUser | null {
@@ -156,23 +160,20 @@ export function createAuthenticator(auth: Auth, cache?: SessionCache) {
     return request.sessionUser;
   }
 
-  /**
-   * Who the request comes from. What this request or the cache already knows is answered
-   * without a promise: every API request asks, and on this path a promise was most of the cost
-   * (five chained ones per request, each run through the async-context hooks). Read otherwise.
-   */
+  /** Who the request comes from, asked once per request (see `fromCookie`). */
   function currentUser(request: FastifyRequest): SessionUser | null | Promise<SessionUser | null> {
     if (request.sessionUser !== undefined) return request.sessionUser;
-    const signed = settings && cookieValue(request.headers.cookie, settings.name);
-    const cached = signed ? cache?.get(signed) : undefined;
-    return cached ? remember(request, cached) : resolve(request, false);
+    return settings
+      ? fromCookie(request, settings, false)
+      : cookie.then((loaded) => fromCookie(request, loaded, false));
   }
 
   /**
    * The user as the database has them now, past the cache: for the operator's routes, so that
    * taking the admin role away (`npm run admin -- revoke`, another process) applies at once.
    */
-  const freshUser = (request: FastifyRequest) => resolve(request, true);
+  const freshUser = async (request: FastifyRequest) =>
+    fromCookie(request, settings ?? (await cookie), true);
 
   /** The signed-in user (without a promise when known, as `currentUser`), else 401. */
   function requireUser(request: FastifyRequest): SessionUser | Promise<SessionUser> {
