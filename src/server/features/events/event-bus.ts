@@ -97,13 +97,21 @@ const channel = 'likeness_events_2';
 const batchBytes = 7_500;
 
 /**
- * At most one round of NOTIFYs per this many milliseconds while events keep coming: each is a
+ * While the bus is busy, at most one round of NOTIFYs per this many milliseconds: each is a
  * commit on the server and a wake-up of every listening process, and on a connection of its own
  * a NOTIFY takes a fraction of a millisecond, so without a pause a busy bus sent one for every
- * two or three events. At 8 rather than 4 a server accepting 1,500 images a second spent about
- * a third less of Postgres's time on NOTIFY (decision 065); a quiet bus still sends at once.
+ * two or three events (decisions 063, 065).
  */
 const notifySpacingMs = 8;
+
+/**
+ * Busy: at least this many envelopes sent in the last 8 to 16 ms (some 500 a second). Below it
+ * every event goes at once, even right after another: an event waiting out a pause waits on a
+ * timer, which a process busy making a picture runs late (one-at-a-time generations measured
+ * 26-52 ms outliers with a pause for every burst).
+ */
+const busyEnvelopes = 8;
+const busyBucketMs = 8;
 
 /**
  * On the wire an envelope is one line: the user's id as a JSON string, a tab, then `e` and the
@@ -132,8 +140,8 @@ function deliverPayload(payload: string, fanOut: LocalFanOut): void {
 
 /**
  * Sends envelopes in the order given, in as few statements as it can: while one is on its way,
- * and until `notifySpacingMs` after it started, those published meanwhile wait, and then all of
- * them go in the next statement, as lines (`envelopeLine`) of at most `batchBytes` each (one NOTIFY
+ * and while the bus is busy until `notifySpacingMs` after it started, those published meanwhile
+ * wait, and then all of them go in the next statement, as lines (`envelopeLine`) of at most `batchBytes` each (one NOTIFY
  * payload apiece, in order, in one transaction). However many events wait, they take one round
  * trip: one payload per round trip capped the bus near 7.5 KB per round trip, which a busy
  * server's events (two per accept) come close to. A quiet bus sends each event at once. Each
@@ -151,6 +159,20 @@ function batchedNotify(notify: (payloads: string[]) => Promise<void>) {
   const waiting: Batch[] = [];
   let sending: Promise<void> | undefined;
   let lastStartedAt = -Infinity;
+  // Envelopes sent in the current bucket of `busyBucketMs` and in the one before it.
+  let bucketStartedAt = -Infinity;
+  let inBucket = 0;
+  let inBucketBefore = 0;
+
+  function countEnvelope(now: number) {
+    const elapsed = now - bucketStartedAt;
+    if (elapsed >= busyBucketMs) {
+      inBucketBefore = elapsed < 2 * busyBucketMs ? inBucket : 0;
+      inBucket = 0;
+      bucketStartedAt = now;
+    }
+    inBucket += 1;
+  }
 
   function newBatch(): Batch {
     let settle!: Batch['settle'];
@@ -162,7 +184,8 @@ function batchedNotify(notify: (payloads: string[]) => Promise<void>) {
 
   async function drain() {
     while (waiting.length > 0) {
-      const pause = lastStartedAt + notifySpacingMs - performance.now();
+      const busy = inBucket + inBucketBefore >= busyEnvelopes;
+      const pause = busy ? lastStartedAt + notifySpacingMs - performance.now() : 0;
       if (pause > 0) await new Promise((resolve) => setTimeout(resolve, Math.ceil(pause)));
       lastStartedAt = performance.now();
       const batches = waiting.splice(0, waiting.length);
@@ -184,6 +207,7 @@ function batchedNotify(notify: (payloads: string[]) => Promise<void>) {
         waiting.push((batch = newBatch()));
       batch.lines.push(line);
       batch.bytes += bytes;
+      countEnvelope(performance.now());
       sending ??= drain();
       return batch.sent;
     },
