@@ -11,7 +11,7 @@
 //   BENCH_CONNECTIONS=50 BENCH_SECONDS=5   autocannon load per throughput row
 //   BENCH_BULKS=10                        sequential bulk requests of 100 presets (after 1 warm-up)
 //   BENCH_EVENTS=30                       sequential generations per event-latency row
-//   BENCH_ROUNDS=3                        rounds of (floor, product) in the floor comparison,
+//   BENCH_ROUNDS=5                        rounds of (floor, product) in the floor comparison,
 //                                         after one warm-up round that is not kept
 //   BENCH_PROFILE=<dir>                   CPU profiles of the floor comparison's rows (main thread)
 //   BENCH_WARM_UP=true                    false: no warm-up generation, bulk or load second
@@ -31,9 +31,12 @@
 //      with the request path being measured. The product is compared with its floor in the same
 //      run (issue #18, `support/generation-floor.ts`): one prepared statement behind a bare
 //      Fastify route doing all the work a correct accept must, on the same users, models and
-//      preset; rounds alternate floor and product (BENCH_ROUNDS, default 3, after a warm-up round), each row after an
-//      ANALYZE (the statistics a running server's autovacuum keeps), and the medians are
-//      reported with the CPU per request (Node's main thread, Postgres's backends). Afterwards
+//      preset; each round measures both back to back, the floor first in odd rounds and the
+//      product first in even ones (BENCH_ROUNDS, default 5, after a warm-up round), each row
+//      after an ANALYZE (the statistics a running server's autovacuum keeps). The ratio is the
+//      median of the rounds' ratios: a round's two rows run seconds apart, so a slow or fast
+//      spell of this shared machine moves both. The rows report each figure's median over the
+//      rounds, with the CPU per request (Node's main thread, Postgres's backends). Afterwards
 //      every balance must equal the sum of its ledger and every accepted generation of the
 //      phase must have its pg-boss job, or the script exits non-zero.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -60,7 +63,8 @@ import {
   type ThroughputRow,
   measureBareFastify,
   measureThroughput,
-  medianBy,
+  median,
+  medianRow,
 } from './support/throughput.ts';
 import { writeResults } from './support/results.ts';
 import { startServer } from './support/server-process.ts';
@@ -70,7 +74,7 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const bulkRuns = Math.max(1, Number(process.env.BENCH_BULKS ?? 10));
 const eventRuns = Math.max(1, Number(process.env.BENCH_EVENTS ?? 30));
-const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const authSecret = 'bench-secret-bench-secret-bench-secret-0123';
 const presetCount = 120;
 const bulkSize = 100;
@@ -705,7 +709,7 @@ try {
             seconds,
           });
         }
-        for (let round = 1; round <= rounds; round += 1) {
+        const measureFloor = async (round: number) => {
           await freshStatistics();
           floorMeasured.push(
             await measureWithCpu(`floor: one prepared statement (round ${round})`, {
@@ -714,6 +718,8 @@ try {
             }),
           );
           sampleLoad();
+        };
+        const measureProduct = async (round: number) => {
           await freshStatistics();
           productMeasured.push(
             await measureWithCpu(
@@ -722,26 +728,35 @@ try {
             ),
           );
           sampleLoad();
+        };
+        for (let round = 1; round <= rounds; round += 1) {
+          // Alternating which goes first cancels a drift of the machine's speed over the run.
+          if (round % 2 === 1) {
+            await measureFloor(round);
+            await measureProduct(round);
+          } else {
+            await measureProduct(round);
+            await measureFloor(round);
+          }
         }
       } finally {
         await floor.close();
       }
-      const floorRow = medianBy(floorMeasured, (row) => row.requestsPerSecond);
-      const productRow = medianBy(productMeasured, (row) => row.requestsPerSecond);
-      floorRows = [
-        { ...floorRow, name: 'floor: signature checked, then one prepared statement' },
-        {
-          ...productRow,
-          name: `POST /api/generations, the product`,
-        },
-      ].map((row) => ({
-        ...row,
-        ratioToFloor: row.requestsPerSecond / floorRow.requestsPerSecond,
-      }));
       roundsByRatio = productMeasured.map((row, index) => ({
         ratio: row.requestsPerSecond / floorMeasured[index]!.requestsPerSecond,
         productP99Ms: row.p99Ms,
       }));
+      const ratioToFloor = median(roundsByRatio.map((round) => round.ratio));
+      const floorRow = medianRow(floorMeasured);
+      const productRow = medianRow(productMeasured);
+      floorRows = [
+        {
+          ...floorRow,
+          name: 'floor: signature checked, then one prepared statement',
+          ratioToFloor: 1,
+        },
+        { ...productRow, name: `POST /api/generations, the product`, ratioToFloor },
+      ];
       manyUsers = {
         ...productRow,
         name: `POST /api/generations, ${connections} users, one per connection (${presetCount} presets)`,
@@ -833,7 +848,7 @@ function markdown(): string {
     '',
     ...(floorRows.length
       ? [
-          `## The accept against its floor (issue #18): ${connections} users, one per connection, same models and preset; the median of ${rounds} round(s) by requests/s (of an even count, the lower middle)`,
+          `## The accept against its floor (issue #18): ${connections} users, one per connection, same models and preset; ${rounds} round(s), each measuring both back to back (the floor first in odd rounds, the product first in even ones); each figure is its median over the rounds, and "vs floor" the median of the rounds' ratios`,
           '',
           '| target | requests/s | p50 | p99 | failures | Node ms/request (main thread) | Postgres ms/request (backends) | vs floor |',
           '|---|---:|---:|---:|---:|---:|---:|---:|',

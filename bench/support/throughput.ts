@@ -94,3 +94,24 @@ export async function measureBareFastify(name: string, load: Load): Promise<Meas
 export function medianBy<T>(rows: readonly T[], value: (row: T) => number): T {
   return [...rows].sort((a, b) => value(a) - value(b))[Math.floor((rows.length - 1) / 2)]!;
 }
+
+/** The median of `values` (of an even count, the mean of the middle two). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+/** One row whose every numeric figure is that figure's median over `rows` (the rest: the first
+ * row's), so that one round's spell of this shared machine decides no figure. */
+export function medianRow<T extends object>(rows: readonly T[]): T {
+  const first = rows[0]!;
+  return Object.fromEntries(
+    Object.entries(first).map(([key, value]) => [
+      key,
+      typeof value === 'number'
+        ? median(rows.map((row) => (row as Record<string, number>)[key]!))
+        : value,
+    ]),
+  ) as T;
+}
