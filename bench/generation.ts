@@ -39,7 +39,7 @@
 //      rounds, with the CPU per request (Node's main thread, Postgres's backends). Afterwards
 //      every balance must equal the sum of its ledger and every accepted generation of the
 //      phase must have its pg-boss job, or the script exits non-zero.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import inspector from 'node:inspector/promises';
 import os from 'node:os';
@@ -65,6 +65,7 @@ import {
   measureThroughput,
   median,
   medianRow,
+  perUserClients,
 } from './support/throughput.ts';
 import { writeResults } from './support/results.ts';
 import { startServer } from './support/server-process.ts';
@@ -413,22 +414,6 @@ async function eventLatency(
 // 4. Acceptance: requests per second (autocannon) and a bulk of 100
 // ---------------------------------------------------------------------------------------------
 
-/** Writes the autocannon module that gives connection n the session and model of user n. */
-function perUserClients(users: { cookie: string; modelId: string }[], presetId: string): string {
-  const file = path.join(dataDir, `clients-${randomBytes(4).toString('hex')}.cjs`);
-  const sessions = users.map((user) => ({
-    headers: { cookie: user.cookie, origin: publicUrl, 'content-type': 'application/json' },
-    body: JSON.stringify({ userModelId: user.modelId, presetId }),
-  }));
-  writeFileSync(
-    file,
-    `const sessions = ${JSON.stringify(sessions)};\nlet next = 0;\n` +
-      `module.exports = (client) => {\n  const s = sessions[next++ % sessions.length];\n` +
-      `  client.setHeadersAndBody(s.headers, s.body);\n};\n`,
-  );
-  return file;
-}
-
 interface BulkResult {
   requests: number;
   images: number;
@@ -494,14 +479,18 @@ async function measureWithCpu(
   name: string,
   target: Parameters<typeof measureThroughput>[1],
 ): Promise<FloorRow> {
-  const database = databaseUrl ? await postgresCpu(databaseUrl) : undefined;
-  const profile = await startProfile(name);
-  const before = performance.eventLoopUtilization();
-  const row = await measureThroughput(name, target, { connections, seconds });
+  let database: Awaited<ReturnType<typeof postgresCpu>> | undefined;
+  let profile: Awaited<ReturnType<typeof startProfile>>;
+  let before = performance.eventLoopUtilization();
+  // Counted from the end of the warm-up second: only the counted requests' work.
+  const row = await measureThroughput(name, target, { connections, seconds }, async () => {
+    database = databaseUrl ? await postgresCpu(databaseUrl) : undefined;
+    profile = await startProfile(name);
+    before = performance.eventLoopUtilization();
+  });
   const used = performance.eventLoopUtilization(before);
   await profile?.stop();
   const postgresMs = await database?.stop();
-  // Warm-up (1 s) and the check request included: their requests are few next to the run's.
   const requests = Math.max(1, row.requests);
   const measured = {
     ...row,
@@ -666,7 +655,7 @@ try {
         'content-type': 'application/json',
       },
       body: JSON.stringify({ userModelId: users[0]!.modelId, presetId: presetIds[0] }),
-      setupClient: perUserClients(users, presetIds[0]!),
+      setupClient: perUserClients(dataDir, users, presetIds[0]!, publicUrl),
       expectedStatus: 201,
     };
     const oneUser = await measureThroughput(

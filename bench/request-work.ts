@@ -16,21 +16,17 @@
 // dist/server/main.mjs`, ROLE=web so no job is processed), the floor through tsx. The counts are
 // read before and after the counted requests; on Node 20 each promise also runs the
 // async-context hooks (AsyncLocalStorage), so promises are the count that costs most.
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { signUpOverHttp } from './support/accounts.ts';
+import { acceptingUsers, benchPresetId, startFloorProcess } from './support/accept-targets.ts';
 import { machine, writeResults } from './support/results.ts';
 import { createScratchDatabase, dropScratchDatabase } from './support/scratch-database.ts';
 import { type Server, startServer } from './support/server-process.ts';
 
 const requests = Math.max(1, Number(process.env.BENCH_REQUESTS ?? 200));
 const warmUpRequests = 20;
-const secret = 'bench-secret-bench-secret-bench-secret-0123';
 const repo = fileURLToPath(new URL('../', import.meta.url));
 const probe = path.join(repo, 'bench/support/count-async.mjs');
 const countsDir = mkdtempSync(path.join(os.tmpdir(), 'likeness-bench-work-'));
@@ -78,71 +74,18 @@ async function product(): Promise<Counted> {
 
 async function floor(): Promise<Counted> {
   const file = path.join(countsDir, 'floor.json');
-  const child = spawn(
-    process.execPath,
-    ['--import', probe, '--import', 'tsx', 'bench/support/generation-floor-main.ts'],
-    {
-      cwd: repo,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        DATABASE_URL: databaseUrl!,
-        AUTH_SECRET: secret,
-        COUNT_ASYNC_FILE: file,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const listening = /listening (\S+)/.exec(output);
-      if (listening) resolve(listening[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`the floor exited ${code}`)));
+  const server = await startFloorProcess(databaseUrl!, ['--import', probe], {
+    COUNT_ASYNC_FILE: file,
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return {
-    url,
-    counts: countsOf(child.pid!, file),
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return { url: server.url, counts: countsOf(server.pid, file), stop: server.stop };
 }
 
-/** A Pro user with credits (granted through a ledger row) and a trained model, and a preset. */
+/** One Pro user with credits and a trained model, and a preset. */
 async function setUp(productUrl: string) {
-  const user = await signUpOverHttp(productUrl);
-  const modelId = randomUUID();
-  const db = new pg.Client({ connectionString: databaseUrl });
-  await db.connect();
-  try {
-    await db.query(`
-      insert into categories (manual_id, display_name, order_index) values ('bench', 'Bench', 0);
-      insert into presets (id, manual_id, category_id, display_name, prompt)
-        values ('bench-preset', 'bench-preset', 'bench', 'Bench', 'a portrait');`);
-    await db.query(
-      `with paid as (
-         update subscriptions set active = true, tier = 'pro', credits = credits + 100000
-         where user_id = $1 returning credits)
-       insert into credit_ledger (user_id, delta, balance_after, reason, reference)
-       select $1, 100000, credits, 'adjustment', 'bench:' || $1 from paid`,
-      [user.id],
-    );
-    await db.query(
-      `insert into user_models (id, user_id, name, gender, status, paid_with, photo_count, engine,
-         trigger_word, weights)
-       values ($1, $2, 'Me', 'woman', 'complete', 'credits', 8, 'local', 'ohwx', 'users/x/p.json')`,
-      [modelId, user.id],
-    );
-  } finally {
-    await db.end();
-  }
+  const [user] = await acceptingUsers(productUrl, databaseUrl!, 1);
   return {
-    cookie: user.cookie,
-    body: JSON.stringify({ userModelId: modelId, presetId: 'bench-preset' }),
+    cookie: user!.cookie,
+    body: JSON.stringify({ userModelId: user!.modelId, presetId: benchPresetId }),
   };
 }
 

@@ -1,5 +1,8 @@
 // Requests per second against one URL with autocannon, and the bare-Fastify floor every
 // throughput figure is compared with in the same run.
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { warmUpEnabled } from './warm-up.ts';
@@ -33,10 +36,16 @@ export interface Target {
   setupClient?: string;
 }
 
+/**
+ * Requests per second and latency of `target` under `load`, after a check request and (unless
+ * warm-ups are off) a second of load not counted; `onMeasuring` runs just before the counted
+ * load starts, where a caller begins counting what the requests cost.
+ */
 export async function measureThroughput(
   name: string,
   target: Target,
   load: Load,
+  onMeasuring?: () => unknown,
 ): Promise<MeasuredRow> {
   const expectedStatus = target.expectedStatus ?? 200;
   const request = {
@@ -60,6 +69,7 @@ export async function measureThroughput(
     workers: 1,
   };
   if (warmUpEnabled) await autocannon({ ...settings, duration: 1 }); // JIT, pools, caches
+  await onMeasuring?.();
   const result = await autocannon({ ...settings, duration: load.seconds });
   const expected = result.statusCodeStats?.[`${expectedStatus}`]?.count ?? 0;
   const row = {
@@ -114,4 +124,28 @@ export function medianRow<T extends object>(rows: readonly T[]): T {
         : value,
     ]),
   ) as T;
+}
+
+/**
+ * A `setupClient` module (autocannon's workers take a path) giving each connection the next
+ * user's session and body in turn: one user per connection. Written into `directory`.
+ */
+export function perUserClients(
+  directory: string,
+  users: readonly { cookie: string; modelId: string }[],
+  presetId: string,
+  origin: string,
+): string {
+  const file = path.join(directory, `clients-${randomBytes(4).toString('hex')}.cjs`);
+  const sessions = users.map((user) => ({
+    headers: { cookie: user.cookie, origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ userModelId: user.modelId, presetId }),
+  }));
+  writeFileSync(
+    file,
+    `const sessions = ${JSON.stringify(sessions)};\nlet next = 0;\n` +
+      `module.exports = (client) => {\n  const s = sessions[next++ % sessions.length];\n` +
+      `  client.setHeadersAndBody(s.headers, s.body);\n};\n`,
+  );
+  return file;
 }
