@@ -156,7 +156,7 @@ describe('the Postgres event bus', () => {
     expect(endings).toEqual([['u1', ['s1']]]);
   });
 
-  it('does not read the events of a user with no stream in this process', async () => {
+  it('reads only the events of users with a stream here, and skips lines it cannot read', async () => {
     let hear: (payload: string) => void = () => {};
     const bus = createPostgresEventBus({
       notify: async () => {},
@@ -169,11 +169,14 @@ describe('the Postgres event bus', () => {
     const heard: AppEvent[] = [];
     bus.subscribe('u1', (event) => heard.push(event));
 
-    // Another user's event, as a newer release might write it: skipped, not parsed.
-    hear(`"u2"\te{not json yet`);
+    // Another user's event: not parsed (a malformed one would have thrown).
+    hear(`"u2"\te{not json`);
     hear(`"u2"\te{"type":"photo.updated"}\n"u1"\te${JSON.stringify(marker(1))}`);
+    // What a NOTIFY sent by hand might carry: skipped, and the lines after it still delivered.
+    hear('');
+    hear(`hello\n"u1"\te{broken\n"u1"\te${JSON.stringify(marker(2))}`);
 
-    expect(heard).toEqual([marker(1)]);
+    expect(heard).toEqual([marker(1), marker(2)]);
   });
 
   it('rejects the publishes of a batch whose NOTIFY failed, and goes on with the next', async () => {

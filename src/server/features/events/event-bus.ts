@@ -125,17 +125,31 @@ function envelopeLine(envelope: Envelope): string {
     : `${JSON.stringify(envelope.userId)}\tx${JSON.stringify(envelope.endedSessions)}`;
 }
 
-/** Delivers a payload's envelopes that concern this process, in order. */
+/**
+ * Delivers a payload's envelopes that concern this process, in order. A line it cannot read (a
+ * NOTIFY sent by hand on the channel) is skipped: thrown from the listener, it would end the
+ * process.
+ */
 function deliverPayload(payload: string, fanOut: LocalFanOut): void {
   for (const line of payload.split('\n')) {
-    const tab = line.indexOf('\t');
-    const userId = JSON.parse(line.slice(0, tab)) as string;
-    const body = line.slice(tab + 2);
-    if (line[tab + 1] === 'x')
-      fanOut.deliver({ userId, endedSessions: JSON.parse(body) as EndedSessions });
-    else if (fanOut.hasStream(userId))
-      fanOut.deliver({ userId, event: JSON.parse(body) as AppEvent });
+    let envelope: Envelope | undefined;
+    try {
+      envelope = envelopeOfLine(line, fanOut);
+    } catch {
+      continue;
+    }
+    if (envelope) fanOut.deliver(envelope);
   }
+}
+
+/** The envelope on `line` (`envelopeLine`), or undefined for an event no stream here wants. */
+function envelopeOfLine(line: string, fanOut: LocalFanOut): Envelope | undefined {
+  const tab = line.indexOf('\t');
+  if (tab < 0) throw new Error('not an envelope');
+  const userId = JSON.parse(line.slice(0, tab)) as string;
+  const body = line.slice(tab + 2);
+  if (line[tab + 1] === 'x') return { userId, endedSessions: JSON.parse(body) as EndedSessions };
+  return fanOut.hasStream(userId) ? { userId, event: JSON.parse(body) as AppEvent } : undefined;
 }
 
 /**
