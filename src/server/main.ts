@@ -1,6 +1,7 @@
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { logContextMixin } from './observability/context.ts';
+import { serializeError } from './observability/log-errors.ts';
 import { start } from './runtime.ts';
 
 try {
@@ -10,6 +11,7 @@ try {
     base: { role: config.role },
     // Every line written while serving a request or running a job says which request it was.
     mixin: logContextMixin,
+    serializers: { err: serializeError },
   });
   const running = await start(config, logger);
   logger.info({ url: running.url, database: running.deps.database.kind }, 'Likeness is running');

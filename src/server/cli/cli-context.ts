@@ -6,6 +6,7 @@ import { createStorage } from '../adapters/storage/create-storage.ts';
 import type { Storage } from '../adapters/storage/storage.ts';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
 import { openDatabase, type DatabaseHandle } from '../db/client.ts';
+import { serializeError } from '../observability/log-errors.ts';
 
 /** What an operator command works with: the same configuration, database and storage as the app. */
 export interface CliContext {
@@ -35,7 +36,10 @@ export async function openCliContext(): Promise<CliContext> {
       );
     }
   }
-  const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  const logger = pino({
+    level: config.logLevel === 'info' ? 'warn' : config.logLevel,
+    serializers: { err: serializeError },
+  });
   const database = await openDatabase(config.database);
   await database.migrate();
   const storage = createStorage(config);
