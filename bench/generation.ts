@@ -59,6 +59,7 @@ import { startGenerationFloor } from './support/generation-floor.ts';
 import { postgresCpu } from './support/postgres-cpu.ts';
 import { createScratchDatabase, dropScratchDatabase } from './support/scratch-database.ts';
 import {
+  alternatingRounds,
   type MeasuredRow,
   type ThroughputRow,
   measureBareFastify,
@@ -718,16 +719,7 @@ try {
           );
           sampleLoad();
         };
-        for (let round = 1; round <= rounds; round += 1) {
-          // Alternating which goes first cancels a drift of the machine's speed over the run.
-          if (round % 2 === 1) {
-            await measureFloor(round);
-            await measureProduct(round);
-          } else {
-            await measureProduct(round);
-            await measureFloor(round);
-          }
-        }
+        await alternatingRounds(rounds, measureFloor, measureProduct);
       } finally {
         await floor.close();
       }

@@ -24,7 +24,13 @@ import { postgresCpu } from './support/postgres-cpu.ts';
 import { machine, writeResults } from './support/results.ts';
 import { createScratchDatabase, dropScratchDatabase } from './support/scratch-database.ts';
 import { startServer } from './support/server-process.ts';
-import { measureThroughput, median, medianRow, perUserClients } from './support/throughput.ts';
+import {
+  alternatingRounds,
+  measureThroughput,
+  median,
+  medianRow,
+  perUserClients,
+} from './support/throughput.ts';
 import { warmUpEnabled } from './support/warm-up.ts';
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -119,12 +125,9 @@ try {
         await measure('floor', 'warm-up round (not kept): floor');
         await measure('product', 'warm-up round (not kept): product');
       }
-      for (let round = 1; round <= rounds; round += 1) {
-        const order =
-          round % 2 === 1 ? (['floor', 'product'] as const) : (['product', 'floor'] as const);
-        for (const name of order)
-          measured[name].push(await measure(name, `${name} (round ${round})`));
-      }
+      const inRound = (name: 'floor' | 'product') => async (round: number) =>
+        measured[name].push(await measure(name, `${name} (round ${round})`));
+      await alternatingRounds(rounds, inRound('floor'), inRound('product'));
     } finally {
       await floor.stop();
     }

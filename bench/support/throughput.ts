@@ -149,3 +149,19 @@ export function perUserClients(
   );
   return file;
 }
+
+/**
+ * `rounds` rounds, each measuring two targets back to back: `first` leads in odd rounds and
+ * `second` in even ones, so a drift of this shared machine's speed over the run falls on both.
+ */
+export async function alternatingRounds(
+  rounds: number,
+  first: (round: number) => Promise<unknown>,
+  second: (round: number) => Promise<unknown>,
+): Promise<void> {
+  for (let round = 1; round <= rounds; round += 1) {
+    const [lead, follow] = round % 2 === 1 ? [first, second] : [second, first];
+    await lead(round);
+    await follow(round);
+  }
+}

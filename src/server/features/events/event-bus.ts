@@ -142,10 +142,13 @@ function deliverPayload(payload: string, fanOut: LocalFanOut): void {
   }
 }
 
-/** The envelope on `line` (`envelopeLine`), or undefined for an event no stream here wants. */
+/**
+ * The envelope on `line` (`envelopeLine`), or undefined for an event no stream here wants or a
+ * line that is no envelope; it throws on JSON it cannot parse.
+ */
 function envelopeOfLine(line: string, fanOut: LocalFanOut): Envelope | undefined {
   const tab = line.indexOf('\t');
-  if (tab < 0) throw new Error('not an envelope');
+  if (tab < 0) return undefined;
   const userId = JSON.parse(line.slice(0, tab)) as string;
   const body = line.slice(tab + 2);
   if (line[tab + 1] === 'x') return { userId, endedSessions: JSON.parse(body) as EndedSessions };
@@ -155,11 +158,11 @@ function envelopeOfLine(line: string, fanOut: LocalFanOut): Envelope | undefined
 /**
  * Sends envelopes in the order given, in as few statements as it can: while one is on its way,
  * and while the bus is busy until `notifySpacingMs` after it started, those published meanwhile
- * wait, and then all of them go in the next statement, as lines (`envelopeLine`) of at most `batchBytes` each (one NOTIFY
- * payload apiece, in order, in one transaction). However many events wait, they take one round
- * trip: one payload per round trip capped the bus near 7.5 KB per round trip, which a busy
- * server's events (two per accept) come close to. A quiet bus sends each event at once. Each
- * `send` settles when its statement has gone (or failed).
+ * wait, and then all of them go in the next statement, as lines (`envelopeLine`) in payloads of
+ * at most `batchBytes` each (one NOTIFY payload apiece, in order, in one transaction). However
+ * many events wait, they take one round trip: one payload per round trip capped the bus near
+ * 7.5 KB per round trip, which a busy server's events (two per accept) come close to. A quiet
+ * bus sends each event at once. Each `send` settles when its statement has gone (or failed).
  */
 function batchedNotify(notify: (payloads: string[]) => Promise<void>) {
   /** Envelopes going in one payload, and the promise their senders share. */
