@@ -86,11 +86,12 @@ function countPlaywright(file) {
 const wants = (stage) => !only || only === stage;
 
 /**
- * Tests that never open a database: browser-side rules, the product module, image analysis and
- * the engine adapters against their fakes. They run once, in the PGlite stage; on Postgres they
- * would only repeat.
+ * Tests that never open a database: browser-side rules, the product module, image analysis, the
+ * engine adapters against their fakes and the content build's image steps. They run once, in the
+ * PGlite stage; on Postgres they would only repeat.
  */
 const databaseFreeTests = [
+  'scripts/**',
   'src/web/**',
   'src/common/**',
   'src/server/images/**',

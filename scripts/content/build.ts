@@ -13,7 +13,7 @@ import { landing } from '../../src/common/product/landing.ts';
 import type { Gender } from '../../src/common/product/training.ts';
 import { openStudio, type StudioJob, type StudioPerson, triggerWord } from '../support/studio.ts';
 import { categories } from './catalog.ts';
-import { withoutGhostHair } from './ghost-hair.ts';
+import { withoutGhosts } from './composite-cleanup.ts';
 import { tooDark, twoPeople, withSunglasses } from './guideline-photos.ts';
 import { writeLicences, type Source } from './licences.ts';
 
@@ -147,7 +147,7 @@ function studioPerson(person: PersonEntry): Promise<StudioPerson> {
   let ready = trained.get(person.id);
   if (!ready) {
     const photos = person.photos.map((f) => readFileSync(path.join(photoFolder(person), f)));
-    ready = Promise.all(person.kind === 'composite' ? photos.map(withoutGhostHair) : photos).then(
+    ready = Promise.all(person.kind === 'composite' ? photos.map(withoutGhosts) : photos).then(
       (cleaned) => studio.person(person.id, cleaned, person.gender),
     );
     trained.set(person.id, ready);

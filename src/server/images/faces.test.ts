@@ -88,6 +88,20 @@ describe('analyzePhoto', () => {
     }
   });
 
+  it('outlines the face around its features, the chin below the mouth, in full-size pixels', () => {
+    for (const analysis of [analysed.a01, analysed.b01, analysed.large]) {
+      const { outline, landmarks } = best(analysis);
+      expect(outline.length).toBeGreaterThanOrEqual(30);
+      for (const point of Object.values(landmarks!))
+        expect(insidePolygon(point, outline)).toBe(true);
+      const chin = Math.max(...outline.map(([, y]) => y));
+      const eyesToMouth = landmarks!.mouth[1] - landmarks!.leftEye[1];
+      // The chin lies between a quarter and one eye-to-mouth distance below the mouth.
+      expect(chin - landmarks!.mouth[1]).toBeGreaterThan(0.25 * eyesToMouth);
+      expect(chin - landmarks!.mouth[1]).toBeLessThan(eyesToMouth);
+    }
+  });
+
   it('finds both faces of a two-person photo, each with its own descriptor', () => {
     const faces = analysed.pair.faces.filter((face) => face.score >= 0.5);
     expect(faces).toHaveLength(2);
@@ -229,3 +243,13 @@ describe('profileSimilarity', () => {
     expect(profileSimilarity(own[0]!, older)).toBeNull();
   });
 });
+
+function insidePolygon([x, y]: [number, number], polygon: [number, number][]): boolean {
+  let inside = false;
+  for (let k = 0, j = polygon.length - 1; k < polygon.length; j = k++) {
+    const [xk, yk] = polygon[k]!;
+    const [xj, yj] = polygon[j]!;
+    if (yk > y !== yj > y && x < ((xj - xk) * (y - yk)) / (yj - yk) + xk) inside = !inside;
+  }
+  return inside;
+}

@@ -57,6 +57,11 @@ export interface DetectedFace {
   sharpness: number;
   landmarks: FaceLandmarks | null;
   /**
+   * The face's outline from the mesh, around the forehead, cheeks, jaw and chin (pixels of the
+   * upright full-size image); empty without a mesh.
+   */
+  outline: [number, number][];
+  /**
    * The grey picture around the face, aligned by the eyes, that the variety check registers
    * against the draft's other photos (`variety.ts`); null without landmarks.
    */
@@ -319,6 +324,7 @@ export async function analyzeDecodedPhoto(
       score: face.boxScore,
       embedding,
       sharpness: faceSharpness,
+      outline: (face.annotations?.silhouette ?? []).map(([x, y]) => point([x, y])),
       landmarks: landmarks && {
         leftEye: point(landmarks.leftEye),
         rightEye: point(landmarks.rightEye),

@@ -160,6 +160,7 @@ describe('judgePhoto rules', () => {
     box: { x: 100, y: 100, width: 400, height: 400 },
     score: 0.9,
     embedding: [1, 0],
+    outline: [],
     sharpness: 200,
     landmarks: null,
     variety: null,
