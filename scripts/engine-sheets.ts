@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { examplePrompts } from '../src/server/adapters/engine/studio/prompt-examples.ts';
 import { categories } from './content/catalog.ts';
+import { withoutGhosts } from './content/composite-cleanup.ts';
 import { openStudio, triggerWord } from './support/studio.ts';
 
 const hd = process.argv.includes('--hd');
@@ -69,9 +70,11 @@ async function sheet(file: string, tiles: Buffer[]) {
 
 for (const [person, files] of Object.entries(people)) {
   if (only.length > 0 && !only.includes(person)) continue;
+  // The composites as the content build trains them (decision 066).
+  const photos = files.map((f) => readFileSync(f));
   const studioPerson = await studio.person(
     person,
-    files.map((f) => readFileSync(f)),
+    person.startsWith('composite-') ? await Promise.all(photos.map(withoutGhosts)) : photos,
     'woman',
   );
   const own = studioPerson.ownLikeness;
