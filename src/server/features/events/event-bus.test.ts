@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { AppEvent } from '../../../common/api/events.ts';
 import type { Notifications } from '../../db/client.ts';
 import { createPostgresEventBus } from './event-bus.ts';
@@ -100,41 +100,54 @@ describe('the Postgres event bus', () => {
     expect(heard).toEqual(many);
   });
 
-  it('sends a steady stream of events in one NOTIFY per few milliseconds, in order', async () => {
-    // A server answering at once: without pacing, one NOTIFY per event.
-    const channel = instantChannel();
-    const bus = createPostgresEventBus(channel.notifications);
-    await bus.start();
-    const heard: AppEvent[] = [];
-    bus.subscribe('u1', (event) => heard.push(event));
-    const started = performance.now();
-    const published: Promise<void>[] = [];
-    for (let n = 0; n < 60; n += 1) {
-      published.push(bus.publish('u1', marker(n)));
-      await new Promise((resolve) => setTimeout(resolve, 0.5));
-    }
-    await Promise.all(published);
-    const elapsedMs = performance.now() - started;
+  // On a fake clock: the pacing is about milliseconds, which a loaded machine's timers stretch
+  // (a late producer makes a quiet bus, and a late check a slow send).
+  it('sends a steady stream of events in one NOTIFY per 8 ms once busy, in order', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      // A server answering at once: without pacing, one NOTIFY per event.
+      const channel = instantChannel();
+      const bus = createPostgresEventBus(channel.notifications);
+      await bus.start();
+      const heard: AppEvent[] = [];
+      bus.subscribe('u1', (event) => heard.push(event));
+      const published: Promise<void>[] = [];
+      for (let n = 0; n < 60; n += 1) {
+        published.push(bus.publish('u1', marker(n)));
+        await vi.advanceTimersByTimeAsync(1); // 1,000 events a second
+      }
+      await vi.advanceTimersByTimeAsync(20);
+      await Promise.all(published);
 
-    expect(heard).toEqual(Array.from({ length: 60 }, (_, n) => marker(n)));
-    // Some 1,000 a second, a busy bus once its first 8 have gone (each at once): then at most
-    // one per 8 ms (a slow machine stretches the stream, not this). Unpaced, it sent 60.
-    expect(channel.sentAt.length).toBeLessThanOrEqual(8 + Math.ceil(elapsedMs / 8) + 1);
-    expect(channel.payloads()).toBe(channel.sentAt.length); // small events: one payload each time
+      expect(heard).toEqual(Array.from({ length: 60 }, (_, n) => marker(n)));
+      // Until 8 envelopes are within its window the bus is quiet: the first 7 go at once, each
+      // alone; from then on the statements are 8 ms apart at least. Unpaced, it sent 60.
+      expect(channel.sentAt.slice(0, 7)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+      const gaps = channel.sentAt.slice(7).map((at, k) => at - channel.sentAt[6 + k]!);
+      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(8);
+      expect(channel.sentAt.length).toBeLessThanOrEqual(7 + Math.ceil(60 / 8) + 1);
+      expect(channel.payloads()).toBe(channel.sentAt.length); // small events: one payload each time
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sends each event of a quiet bus at once, even right after another', async () => {
-    const { notifications, sentAt } = instantChannel();
-    const bus = createPostgresEventBus(notifications);
-    const publishedAt: number[] = [];
-    for (let n = 0; n < 3; n += 1) {
-      publishedAt.push(performance.now());
-      await bus.publish('u1', marker(n));
-      await new Promise((resolve) => setTimeout(resolve, 1));
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    try {
+      const { notifications, sentAt } = instantChannel();
+      const bus = createPostgresEventBus(notifications);
+      const publishedAt: number[] = [];
+      for (let n = 0; n < 3; n += 1) {
+        publishedAt.push(performance.now());
+        await bus.publish('u1', marker(n));
+        await vi.advanceTimersByTimeAsync(1);
+      }
+      // One statement each, sent when it was published: none held back by a busy bus's pause.
+      expect(sentAt).toEqual(publishedAt);
+    } finally {
+      vi.useRealTimers();
     }
-    // One statement each, none of them held back by a pause for a busy bus.
-    expect(sentAt).toHaveLength(3);
-    for (const [n, at] of sentAt.entries()) expect(at - publishedAt[n]!).toBeLessThan(4);
   });
 
   it('delivers to the streams of each process, and every ending to every process', async () => {
