@@ -223,14 +223,11 @@ describe('sending a job', () => {
     const bosses = email('insert-by-pg-boss');
     const ours = email('insert-by-statement');
     await app.deps.queue.sendMany(sendEmailJob, [bosses], { owner: 'owner-pg-boss' });
-    const jobs = app.deps.queue.insertStatement(sendEmailJob, {
-      from: 'source',
-      owner: sql`${sql.placeholder('owner')}::text`,
-      as: 'jobs',
-    });
+    const jobs = app.deps.queue.insertStatement(sendEmailJob, { from: 'source', as: 'jobs' });
     const statement = prepareStatement(
       'test-insert-statement',
-      sql`with source as (select ${sql.placeholder('data')}::jsonb as data, 0 as position),
+      sql`with source as (select ${sql.placeholder('data')}::jsonb as data,
+          ${sql.placeholder('owner')}::text as owner, 0 as position),
         ${jobs.ctes}
         select (select count(*)::int from jobs) as inserted, ${jobs.evaluated} as evaluated`,
     );
@@ -268,14 +265,14 @@ describe('sending a job', () => {
     await app.deps.queue.send(sendEmailJob, bosses, { startAfterSeconds: 600 });
     const jobs = app.deps.queue.insertStatement(sendEmailJob, {
       from: 'source',
-      owner: sql`${sql.placeholder('owner')}::text`,
       as: 'jobs',
       startAfterSeconds: 600,
     });
     await app.deps.database.runPrepared(
       prepareStatement(
         'test-insert-statement-delayed',
-        sql`with source as (select ${sql.placeholder('data')}::jsonb as data, 0 as position),
+        sql`with source as (select ${sql.placeholder('data')}::jsonb as data,
+          ${sql.placeholder('owner')}::text as owner, 0 as position),
           ${jobs.ctes}
           select ${jobs.evaluated} as evaluated`,
       ),
@@ -303,7 +300,6 @@ describe('sending a job', () => {
     expect(() =>
       app.deps.queue.insertStatement(sendEmailJob, {
         from: 'source',
-        owner: sql`'x'`,
         as: 'jobs',
         startAfterSeconds: 1.5,
       }),

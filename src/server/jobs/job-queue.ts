@@ -97,13 +97,14 @@ export interface JobQueue {
    * The jobs of one type as a part of one statement the caller writes (decision 051): the rows
    * pg-boss's own `insert` (what `sendMany` does) would write, one per row of `from`, a relation
    * of the caller's statement with the columns `data` (the payload, jsonb: the caller vouches
-   * for its shape, the payload schema is not run) and `position` (0, 1, …: the order in which
-   * the owner's jobs are served). The request's context goes into each job's data from the
-   * placeholder `jobContext` (fill it with `jobContext()`).
+   * for its shape, the payload schema is not run), `owner` (whose fair share the job is served
+   * from) and `position` (0, 1, …: the order in which the owner's jobs of the statement are
+   * served). The request's context goes into each job's data from the placeholder `jobContext`
+   * (fill it with `jobContext()`).
    */
   insertStatement<P>(
     type: JobType<P>,
-    options: { from: string; owner: SQL; as: string } & Pick<SendOptions, 'startAfterSeconds'>,
+    options: { from: string; as: string } & Pick<SendOptions, 'startAfterSeconds'>,
   ): JobInsert;
   /** The value of the `jobContext` placeholder of `insertStatement`s for the current request. */
   jobContext(): string;
@@ -354,7 +355,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         connection(tx),
       );
     },
-    insertStatement(type, { from, owner, as, startAfterSeconds = 0 }) {
+    insertStatement(type, { from, as, startAfterSeconds = 0 }) {
       const queue = queueTables.get(type.name);
       if (!known.has(type.name) || !queue)
         throw new Error(`Job type ${type.name} is not registered`);
@@ -370,9 +371,10 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         : sql`pgboss.job_now()`;
       // pg-boss 12.35's `insertJobs` (plans.js) for jobs that name only data, priority and group,
       // as `sendMany` sends them: every other column from the queue's options. The priorities are
-      // `fairPriorities`'s, counted in the same statement.
+      // `fairPriorities`'s, counted in the same statement for each owner.
       const ctes = sql`${sql.raw(as)}_start as (
-          select ${firstFairPriority(name, owner)} as priority
+          select o.owner, ${firstFairPriority(name, sql`o.owner`)} as priority
+          from (select distinct owner from ${source}) o
         ),
         ${sql.raw(as)} as (
           insert into ${table} (
@@ -383,12 +385,12 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
           )
           select gen_random_uuid(), q.name, j.data || ${sql.placeholder('jobContext')}::jsonb,
             s.priority - j.position, ${startAfter}, pgboss.job_now(), null, null,
-            ${owner}, null, q.expire_seconds, q.deletion_seconds,
+            j.owner, null, q.expire_seconds, q.deletion_seconds,
             pgboss.job_now() + (q.retention_seconds * interval '1s'), q.retry_limit,
             q.retry_delay, coalesce(q.retry_backoff, false), q.retry_delay_max, q.policy,
             q.dead_letter, q.heartbeat_seconds, false, false, 0
           from ${source} j
-          cross join ${sql.raw(as)}_start s
+          join ${sql.raw(as)}_start s on s.owner = j.owner
           join pgboss.queue q on q.name = ${name}::text
           on conflict do nothing
           returning id

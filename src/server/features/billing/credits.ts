@@ -146,19 +146,21 @@ export function createCredits(deps: {
     },
 
     /**
-     * A charge as part of one statement the caller writes and runs on its own (autocommit):
-     * the gate, the conditional debit and its ledger rows in SQL, so that a paid action (its
-     * rows, its jobs) is accepted in one round trip (decision 051). The caller's WITH lists
-     * its relation `items` (columns `reference`, `position` 0, 1, …: one per thing paid for)
-     * and anything `when` reads, then `ctes`, then what is paid for, inserted `from charge_debit`
-     * (one row when paid, none otherwise); its final SELECT lists `columns`.
+     * Charges as part of one statement the caller writes and runs on its own (autocommit):
+     * the gate, the conditional debit and its ledger rows in SQL, so that paid actions (their
+     * rows, their jobs) are accepted in one round trip (decision 051), one user's or several
+     * users' at once (decision 067). The caller's WITH lists its relation `items` (columns
+     * `user_id`, `reference`, `position` 0, 1, … for each user: one per thing paid for, only
+     * those the caller's own checks let through) and `payers` selects the users who pay (column
+     * `user_id`, each once); then `ctes`, then what is paid for, inserted from `charge_debit`
+     * (a row for each user who paid); its final SELECT lists `columns(user)` for each payer.
      *
      * After the statement: `checkTier` (a Pro feature's tier, the specification's first check)
      * and the caller's own checks, then `settle`, which throws the gate's error or
      * INSUFFICIENT_CREDITS exactly as `charge` would, or publishes the new balance (the
      * statement has committed) and answers it.
      */
-    inStatement(charge: StatementCharge, args: { userId: SQL; items: string; when: SQL }) {
+    inStatement(charge: StatementCharge, args: { payers: SQL; items: string }) {
       const tiers = tiersPassing(charge.gate);
       const passes = sql`case when active then ${tierIn(tiers.active)} else ${tierIn(tiers.inactive)} end`;
       const readRow = (columns: StatementChargeColumns): GateSubject => {
@@ -174,11 +176,13 @@ export function createCredits(deps: {
       };
       return {
         ctes: spendCtes({ ...args, passes, amount: charge.amount, reason: charge.reason }),
-        // The row as read is for saying why nothing was paid: not sent (nor parsed) otherwise.
-        columns: sql`(select row_to_json(r) from charge_read r
-            where not exists (select 1 from charge_debit)) as charge_read,
-          (select row_to_json(d) from charge_debit d) as charge_debit,
-          (select n from charge_count) as charge_items`,
+        /** The charge's columns for the payer `user` (an expression of the final SELECT). */
+        columns: (user: SQL) =>
+          // The row as read is for saying why nothing was paid: not sent (nor parsed) otherwise.
+          sql`(select row_to_json(r) from charge_read r where r.user_id = ${user}
+              and not exists (select 1 from charge_debit d where d.user_id = ${user})) as charge_read,
+            (select row_to_json(d) from charge_debit d where d.user_id = ${user}) as charge_debit,
+            (select n from charge_count c where c.user_id = ${user}) as charge_items`,
 
         /** TIER_REQUIRED when the row as read does not have the feature's tier. */
         checkTier(columns: StatementChargeColumns, feature: ProFeature): void {

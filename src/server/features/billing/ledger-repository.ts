@@ -181,42 +181,47 @@ export function rowsOf<T>(result: unknown): T[] {
 }
 
 /**
- * A spend as CTEs of a statement the caller writes (decision 051): `amount` credits for each row
- * of the caller's relation `items` (columns `reference` and `position`, 0, 1, …), all or none,
- * only when the caller's condition `when` holds and the row passes the gate `passes` (an SQL
- * condition on `active` and `tier`). Adds to the caller's WITH:
+ * Spends as CTEs of a statement the caller writes (decision 051): for each payer, `amount`
+ * credits for each of their rows of the caller's relation `items` (columns `user_id`,
+ * `reference` and `position`, 0, 1, … for each payer), all or none, only when the payer's row
+ * passes the gate `passes` (an SQL condition on `active` and `tier`). `payers` selects the
+ * users who pay in the statement (column `user_id`), each once; one without items pays nothing.
+ * Adds to the caller's WITH:
  *
- * - `charge_read`: the subscription as the statement found it (one row, nulls when there is none);
- * - `charge_debit`: the subscription after the debit (one row when paid, none otherwise). The
+ * - `charge_read`: each payer's subscription as the statement found it (nulls when there is none);
+ * - `charge_count`: each payer's number of items;
+ * - `charge_debit`: the subscriptions after the debit (a row for each payer who paid). The
  *   conditional update checks the balance and the gate on the newest row version under its row
  *   lock, as `applyBalanceChange` does: concurrent spends never take it below zero;
- * - `charge_ledger`: one ledger row per item, `balance_after` counted down in the items' order
- *   as one spend after another would leave it. The references are new (a new row's id), so a
- *   conflict is an error that undoes the whole statement, never a debit without its row.
+ * - `charge_ledger`: one ledger row per item paid, `balance_after` counted down in the items'
+ *   order as one spend after another would leave it. The references are new (a new row's id), so
+ *   a conflict is an error that undoes the whole statement, never a debit without its row.
  */
 export function spendCtes(args: {
-  userId: SQL;
+  payers: SQL;
   items: string;
-  when: SQL;
   passes: SQL;
   amount: number;
   reason: string;
 }): SQL {
-  const { userId, when, passes, amount, reason } = args;
+  const { payers, passes, amount, reason } = args;
   if (!/^[a-z_][a-z0-9_]*$/.test(args.items)) throw new Error(`not a relation: ${args.items}`);
   const items = sql.raw(args.items);
-  return sql`charge_read as (
-      select s.active, s.tier, s.credits, s.monthly_free_trainings_left
-      from (select 1) one left join subscriptions s on s.user_id = ${userId}
+  return sql`charge_payers as (${payers}),
+    charge_read as (
+      select u.user_id, s.active, s.tier, s.credits, s.monthly_free_trainings_left
+      from charge_payers u left join subscriptions s on s.user_id = u.user_id
     ),
-    charge_count as (select count(*)::int as n from ${items}),
+    charge_count as (
+      select u.user_id, (select count(*)::int from ${items} i where i.user_id = u.user_id) as n
+      from charge_payers u
+    ),
     charge_debit as (
       update subscriptions
       set credits = credits - ${amount}::int * c.n, updated_at = now()
       from charge_count c
-      where subscriptions.user_id = ${userId}
+      where subscriptions.user_id = c.user_id
         and c.n > 0
-        and (${when})
         and (${passes})
         and subscriptions.credits >= ${amount}::int * c.n
       returning subscriptions.*
@@ -226,7 +231,9 @@ export function spendCtes(args: {
         (user_id, delta, free_trainings_delta, balance_after, reason, reference)
       select d.user_id, -${amount}::int, 0, d.credits + ${amount}::int * (c.n - i.position - 1),
         ${reason}::text, i.reference
-      from charge_debit d cross join charge_count c cross join ${items} i
+      from charge_debit d
+      join charge_count c on c.user_id = d.user_id
+      join ${items} i on i.user_id = d.user_id
       returning id
     )`;
 }

@@ -93,13 +93,14 @@ describe('credit ledger', () => {
       .where(eq(subscriptions.userId, user.id));
     const charge = app.deps.billing.credits.inStatement(
       { gate: 'generation', reason: 'generation', amount: 1 },
-      { userId: sql`${sql.placeholder('userId')}::text`, items: 'items', when: sql`true` },
+      { payers: sql`select ${sql.placeholder('userId')}::text as user_id`, items: 'items' },
     );
     const statement = prepareStatement(
       'test-one-statement-charge',
-      sql`with items as (select ${sql.placeholder('reference')}::text as reference, 0 as position),
+      sql`with items as (select ${sql.placeholder('userId')}::text as user_id,
+          ${sql.placeholder('reference')}::text as reference, 0 as position),
         ${charge.ctes}
-        select ${charge.columns}`,
+        select ${charge.columns(sql`${sql.placeholder('userId')}::text`)}`,
     );
     const results = await Promise.allSettled(
       Array.from({ length: 200 }, async (_, i) => {

@@ -35,6 +35,7 @@ export function createGeneration(
     makesPreviews: engine.makesPreviews,
     credits,
     runPrepared: deps.runPrepared,
+    acceptsAtOnce: Math.max(1, Math.floor(config.database.poolSize / 2)),
     unitOfWork,
     logger,
   });

@@ -21,20 +21,23 @@ export async function insertGenerations(
 }
 
 /**
- * One image accepted in one statement (decision 051), a preset's or a custom prompt's: the
- * user's model (its summary: never the face embeddings) and the visible preset are read, the
- * charge (billing's CTEs, `charge`) pays when both are there, and the generation row and its job
- * (`jobs`, pg-boss's row) are inserted from what paid. Placeholders: userId, modelId,
- * generationId, presetId (a preset's) or prompt (a custom prompt's), and the job's jobContext.
+ * Single images accepted in one statement (decisions 051, 067), one request or several of
+ * different users at once, all of one kind: a preset's or a custom prompt's. For each request,
+ * the user's model (its summary: never the face embeddings) and the visible preset are read,
+ * the charge (billing's CTEs, `charge`) pays when both are there, and the generation row and its
+ * job (`jobs`, pg-boss's row) are inserted from what paid. Placeholders: `requests` (jsonb: an
+ * array of { n, id, user_id, model_id } and preset_id (a preset's) or prompt (a custom
+ * prompt's), each user once) and the jobs' jobContext.
  *
- * It answers one row: whether the model is ready (null: no such model), whether the preset was
- * found, the charge's columns and the generation inserted (null when nothing was paid).
+ * It answers one row per request, in the order of `n`: whether the model is ready (null: no
+ * such model), whether the preset was found, the charge's columns and the generation inserted
+ * (null when nothing was paid).
  */
-export function acceptOneSql(args: {
+export function acceptSinglesSql(args: {
   kind: 'preset' | 'custom';
-  /** Billing's CTEs for the relation `items`, paying when `acceptOneCondition(kind)` holds. */
-  charge: { ctes: SQL; columns: SQL };
-  /** The job of each row of `job_source` (columns data, position). */
+  /** Billing's CTEs for the relations `items` and `payers` (the requests' users). */
+  charge: { ctes: SQL; columns: (user: SQL) => SQL };
+  /** The job of each row of `job_source` (columns data, owner, position). */
   jobs: JobInsert;
   referencePrefix: string;
   engine: string;
@@ -43,51 +46,67 @@ export function acceptOneSql(args: {
   customName: readonly [string, string];
 }): SQL {
   const { kind, charge, jobs } = args;
-  const id = sql`${sql.placeholder('generationId')}::text`;
-  const userId = sql`${sql.placeholder('userId')}::text`;
   const preset = kind === 'preset';
-  return sql`with items as (
-      select ${id} as id, ${args.referencePrefix}::text || ${id} as reference, 0 as position
+  return sql`with request as (
+      select * from jsonb_to_recordset(${sql.placeholder('requests')}::jsonb) as r(
+        n int, id text, user_id text, model_id text, ${preset ? sql`preset_id text` : sql`prompt text`})
     ),
-    model as (${modelSummariesSql(userId, sql`array[${sql.placeholder('modelId')}::text]`)}),
+    model as (
+      select r.n, m.* from request r
+      cross join lateral (${modelSummariesSql(sql`r.user_id`, sql`array[r.model_id]`)}) m
+    ),
     ${
       preset
-        ? sql`preset as (${visiblePresetsSql(sql`array[${sql.placeholder('presetId')}::text]`)}),`
+        ? sql`preset as (
+            select r.n, p.* from request r
+            cross join lateral (${visiblePresetsSql(sql`array[r.preset_id]`)}) p
+          ),`
         : sql``
     }
+    items as (
+      select r.n, r.id, r.user_id, ${args.referencePrefix}::text || r.id as reference,
+        0 as position
+      from request r join model m on m.n = r.n and m.ready
+      ${preset ? sql`join preset p on p.n = r.n` : sql``}
+    ),
     ${charge.ctes},
     gen as (
       insert into generations (id, user_id, user_model_id, user_model_name, preset_id, model_name,
         prompt_text, engine, is_preview, bulk_position)
-      select i.id, ${userId}, m.id, m.name,
+      select i.id, i.user_id, m.id, m.name,
         ${preset ? sql`p.id` : sql`null`},
         ${preset ? sql`p.display_name` : sql`${args.customName[0]}::text || m.name || ${args.customName[1]}::text`},
-        ${preset ? sql`null` : sql`${sql.placeholder('prompt')}::text`},
+        ${preset ? sql`null` : sql`r.prompt`},
         ${args.engine}::text, ${args.isPreview}::boolean, i.position
-      from charge_debit d cross join items i cross join model m
-      ${preset ? sql`cross join preset p` : sql``}
+      from items i
+      join charge_debit d on d.user_id = i.user_id
+      join model m on m.n = i.n
+      ${preset ? sql`join preset p on p.n = i.n` : sql`join request r on r.n = i.n`}
       returning *
     ),
     job_source as (
-      select jsonb_build_object('generationId', id) as data, bulk_position as position from gen
+      select jsonb_build_object('generationId', id) as data, user_id as owner,
+        bulk_position as position
+      from gen
     ),
     ${jobs.ctes}
-    select (select ready from model) as model_ready,
-      ${preset ? sql`exists (select 1 from preset)` : sql`true`} as preset_found,
-      (select row_to_json(g) from gen g) as generation,
+    select r.n, (select m.ready from model m where m.n = r.n) as model_ready,
+      ${preset ? sql`exists (select 1 from preset p where p.n = r.n)` : sql`true`} as preset_found,
+      (select row_to_json(g) from gen g where g.id = r.id) as generation,
       ${jobs.evaluated} as jobs_evaluated,
-      ${charge.columns}`;
+      ${charge.columns(sql`r.user_id`)}
+    from request r
+    order by r.n`;
 }
 
-/** When `acceptOneSql`'s charge may pay: the model is ready (and the preset there). */
-export function acceptOneCondition(kind: 'preset' | 'custom'): SQL {
-  return kind === 'preset'
-    ? sql`exists (select 1 from model where ready) and exists (select 1 from preset)`
-    : sql`exists (select 1 from model where ready)`;
-}
+/**
+ * The users who pay in `acceptSinglesSql`: its requests' (billing's `payers`), in one order, so
+ * that two statements lock the balances they share in the same order, not into a deadlock.
+ */
+export const acceptSinglesPayers = sql`select distinct user_id from request order by user_id`;
 
-/** The row `acceptOneSql` answers. */
-export interface AcceptOneColumns {
+/** A row `acceptSinglesSql` answers: one request's. */
+export interface AcceptSingleColumns {
   /** Whether the model can make images; null when the user has no such model. */
   model_ready: boolean | null;
   preset_found: boolean;
@@ -96,6 +115,11 @@ export interface AcceptOneColumns {
   charge_debit: Record<string, unknown> | null;
   charge_items: number;
 }
+
+const bulkUserId = sql`${sql.placeholder('userId')}::text`;
+
+/** Who pays in `acceptBulkSql` (billing's `payers`). */
+export const acceptBulkPayers = sql`select ${bulkUserId} as user_id`;
 
 /**
  * A bulk accepted in one statement (decision 051): the charge (billing's CTEs, `charge`, for the
@@ -106,22 +130,24 @@ export interface AcceptOneColumns {
  * generations were inserted and the charge's columns.
  */
 export function acceptBulkSql(args: {
-  charge: { ctes: SQL; columns: SQL };
+  /** Billing's CTEs for the relation `items`, paid by `userId` (`acceptBulkPayers`). */
+  charge: { ctes: SQL; columns: (user: SQL) => SQL };
+  /** The job of each row of `job_source` (columns data, owner, position). */
   jobs: JobInsert;
   engine: string;
   isPreview: boolean;
 }): SQL {
   const { charge, jobs } = args;
-  const userId = sql`${sql.placeholder('userId')}::text`;
   return sql`with items as (
-      select * from jsonb_to_recordset(${sql.placeholder('items')}::jsonb) as x(
+      select x.*, ${bulkUserId} as user_id
+      from jsonb_to_recordset(${sql.placeholder('items')}::jsonb) as x(
         id text, reference text, position int, user_model_id text, user_model_name text,
         preset_id text, model_name text, prompt_text text)
     ),
     ${charge.ctes},
     bulk as (
       insert into bulk_jobs (id, user_id, total_images, label)
-      select ${sql.placeholder('bulkJobId')}::text, ${userId},
+      select ${sql.placeholder('bulkJobId')}::text, ${bulkUserId},
         (select count(*)::int from items), ${sql.placeholder('label')}::text
       from charge_debit
       returning *
@@ -129,19 +155,21 @@ export function acceptBulkSql(args: {
     gen as (
       insert into generations (id, user_id, user_model_id, user_model_name, preset_id, model_name,
         prompt_text, engine, is_preview, bulk_job_id, bulk_position)
-      select i.id, ${userId}, i.user_model_id, i.user_model_name, i.preset_id, i.model_name,
+      select i.id, i.user_id, i.user_model_id, i.user_model_name, i.preset_id, i.model_name,
         i.prompt_text, ${args.engine}::text, ${args.isPreview}::boolean, b.id, i.position
       from bulk b cross join items i
-      returning id, bulk_position
+      returning id, user_id, bulk_position
     ),
     job_source as (
-      select jsonb_build_object('generationId', id) as data, bulk_position as position from gen
+      select jsonb_build_object('generationId', id) as data, user_id as owner,
+        bulk_position as position
+      from gen
     ),
     ${jobs.ctes}
     select (select row_to_json(b) from bulk b) as bulk_job,
       (select count(*)::int from gen) as queued,
       ${jobs.evaluated} as jobs_evaluated,
-      ${charge.columns}`;
+      ${charge.columns(bulkUserId)}`;
 }
 
 /** The row `acceptBulkSql` answers. */

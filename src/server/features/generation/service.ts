@@ -7,7 +7,6 @@ import {
   type Generation,
   type GenerationsPage,
 } from '../../../common/api/generation.ts';
-import { sql } from 'drizzle-orm';
 import { catalogMessages } from '../../../common/messages/catalog.ts';
 import { bulkMessages, generationMessages } from '../../../common/messages/generation.ts';
 import { modelsMessages } from '../../../common/messages/models.ts';
@@ -17,6 +16,7 @@ import { lists } from '../../../common/product/limits.ts';
 import type { Storage } from '../../adapters/storage/storage.ts';
 import type { Database, Executor } from '../../db/client.ts';
 import { type PreparedStatement, type RunPrepared, prepareStatement } from '../../db/statement.ts';
+import { createStatementBatcher } from '../../db/statement-batcher.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { AppError } from '../../http/app-error.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
@@ -27,10 +27,11 @@ import type { ModelSummary } from '../studio/repository.ts';
 import { generateImageJob } from './jobs.ts';
 import {
   type AcceptBulkColumns,
-  type AcceptOneColumns,
+  type AcceptSingleColumns,
+  acceptBulkPayers,
   acceptBulkSql,
-  acceptOneCondition,
-  acceptOneSql,
+  acceptSinglesPayers,
+  acceptSinglesSql,
   bulkJobFromJson,
   deleteGeneration,
   generationFromJson,
@@ -66,12 +67,20 @@ export interface GenerationServiceDeps {
   makesPreviews: boolean;
   /** Billing's door: the gates and the spend of each image. */
   credits: Pick<Credits, 'checkTier' | 'inStatement'>;
-  /** Runs the named statements of the single accept (decision 051). */
+  /** Runs the named statements of the accepts (decision 051). */
   runPrepared: RunPrepared;
+  /** Single accepts' statements running at once at most (decision 067). */
+  acceptsAtOnce: number;
   /** Transactions with work after their commit (events, files); billing's balance events too. */
   unitOfWork: UnitOfWork;
   logger: FastifyBaseLogger;
 }
+
+/**
+ * Single accepts in one statement at most: past a few, a batch saves little more per accept
+ * (bench/generation.ts) and only holds its first requests longer.
+ */
+const acceptBatchLimit = 16;
 
 /** The reference of a generation's spend (and its refund). */
 export const generationReference = (id: string) => `generation:${id}`;
@@ -177,37 +186,67 @@ export function createGenerationService(deps: GenerationServiceDeps) {
 
   type Kind = 'preset' | 'custom';
 
-  /** The single accept's statement of each kind and its charge, made on first use. */
+  /** A single image's request as the accept statement reads it (`acceptSinglesSql`). */
+  interface SingleRequest {
+    id: string;
+    user_id: string;
+    model_id: string;
+    preset_id?: string;
+    prompt?: string;
+  }
+
+  /**
+   * The single accept of each kind, made on first use: its statement, its charge, and the
+   * batcher that sends concurrent requests of different users in one run of it (decision 067).
+   * It takes half the pool at most, so that the rest of the app never waits behind accepts.
+   */
   const accepts = new Map<
     Kind,
-    { statement: PreparedStatement; charge: ReturnType<Credits['inStatement']> }
+    {
+      charge: ReturnType<Credits['inStatement']>;
+      accept: (request: SingleRequest) => Promise<AcceptSingleColumns>;
+    }
   >();
   function acceptOf(kind: Kind) {
     let accept = accepts.get(kind);
     if (!accept) {
-      const owner = sql`${sql.placeholder('userId')}::text`;
       const charge = deps.credits.inStatement(
         {
           gate: kind === 'preset' ? 'generation' : 'customPrompt',
           reason: 'generation',
           amount: costs.creditsPerImage,
         },
-        { userId: owner, items: 'items', when: acceptOneCondition(kind) },
+        { payers: acceptSinglesPayers, items: 'items' },
       );
       const separator = '\u0000';
       const [before = '', after = ''] = generationMessages
         .customModelName(separator)
         .split(separator);
-      const query = acceptOneSql({
-        kind,
+      const statement = prepareStatement(
+        `generation-accept-${kind}`,
+        acceptSinglesSql({
+          kind,
+          charge,
+          jobs: queue.insertStatement(generateImageJob, { from: 'job_source', as: 'jobs' }),
+          referencePrefix: generationReference(''),
+          engine: deps.engineName,
+          isPreview: deps.makesPreviews,
+          customName: [before, after],
+        }),
+      );
+      accept = {
         charge,
-        jobs: queue.insertStatement(generateImageJob, { from: 'job_source', owner, as: 'jobs' }),
-        referencePrefix: generationReference(''),
-        engine: deps.engineName,
-        isPreview: deps.makesPreviews,
-        customName: [before, after],
-      });
-      accept = { statement: prepareStatement(`generation-accept-${kind}`, query), charge };
+        accept: createStatementBatcher<SingleRequest, AcceptSingleColumns>({
+          run: (requests) =>
+            deps.runPrepared<AcceptSingleColumns>(statement, {
+              requests: JSON.stringify(requests.map((request, n) => ({ ...request, n }))),
+              jobContext: queue.jobContext(),
+            }),
+          key: (request) => request.user_id,
+          concurrency: deps.acceptsAtOnce,
+          maxBatch: acceptBatchLimit,
+        }),
+      };
       accepts.set(kind, accept);
     }
     return accept;
@@ -218,14 +257,13 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     { statement: PreparedStatement; charge: ReturnType<Credits['inStatement']> } | undefined;
   function bulkAccept() {
     if (!bulkAccepted) {
-      const owner = sql`${sql.placeholder('userId')}::text`;
       const charge = deps.credits.inStatement(
         { gate: 'bulk', reason: 'bulk_generation', amount: costs.creditsPerBulkImage },
-        { userId: owner, items: 'items', when: sql`true` },
+        { payers: acceptBulkPayers, items: 'items' },
       );
       const query = acceptBulkSql({
         charge,
-        jobs: queue.insertStatement(generateImageJob, { from: 'job_source', owner, as: 'jobs' }),
+        jobs: queue.insertStatement(generateImageJob, { from: 'job_source', as: 'jobs' }),
         engine: deps.engineName,
         isPreview: deps.makesPreviews,
       });
@@ -235,22 +273,23 @@ export function createGenerationService(deps: GenerationServiceDeps) {
   }
 
   /**
-   * One image in one round trip (decision 051): the model and the preset read, the gate, the
-   * spend and its ledger row, the generation row and its job, in one statement that commits on
-   * its own; the refusals are then told from what it read, in the specification's order. The
-   * events go out after it, the balance's first, as after a transaction of the unit of work.
+   * One image in one round trip (decisions 051, 067): the model and the preset read, the gate,
+   * the spend and its ledger row, the generation row and its job, in one statement that commits
+   * on its own (with other users' requests when the database is busy); the refusals are then
+   * told from what it read, in the specification's order. The events go out after it, the
+   * balance's first, as after a transaction of the unit of work.
    */
   async function acceptOne(
     kind: Kind,
     userId: string,
     values: { modelId: string; presetId?: string; prompt?: string },
   ): Promise<Generation> {
-    const { statement, charge } = acceptOf(kind);
-    const [row] = await deps.runPrepared<AcceptOneColumns>(statement, {
-      ...values,
-      userId,
-      generationId: randomUUID(),
-      jobContext: queue.jobContext(),
+    const { accept, charge } = acceptOf(kind);
+    const row = await accept({
+      id: randomUUID(),
+      user_id: userId,
+      model_id: values.modelId,
+      ...(kind === 'preset' ? { preset_id: values.presetId } : { prompt: values.prompt }),
     });
     if (!row) throw new Error('the accept statement answered no row');
     if (kind === 'custom') charge.checkTier(row, 'customPrompt');

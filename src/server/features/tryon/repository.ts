@@ -13,29 +13,33 @@ export type TryOnRow = typeof tryOns.$inferSelect;
  * nothing was paid) and the charge's columns.
  */
 export function acceptTryOnSql(args: {
-  charge: { ctes: SQL; columns: SQL };
-  /** The job of each row of `job_source` (columns data, position). */
+  charge: { ctes: SQL; columns: (user: SQL) => SQL };
+  /** The job of each row of `job_source` (columns data, owner, position). */
   jobs: JobInsert;
   referencePrefix: string;
   engine: string;
 }): SQL {
   const id = sql`${sql.placeholder('tryOnId')}::text`;
+  const userId = sql`${sql.placeholder('userId')}::text`;
   return sql`with items as (
-      select ${id} as id, ${args.referencePrefix}::text || ${id} as reference, 0 as position
+      select ${userId} as user_id, ${id} as id, ${args.referencePrefix}::text || ${id} as reference,
+        0 as position
     ),
     ${args.charge.ctes},
     tryon as (
       insert into tryons (id, user_id, person_key, garment_key, engine)
-      select i.id, ${sql.placeholder('userId')}::text, ${sql.placeholder('personKey')}::text,
+      select i.id, i.user_id, ${sql.placeholder('personKey')}::text,
         ${sql.placeholder('garmentKey')}::text, ${args.engine}::text
-      from charge_debit d cross join items i
+      from charge_debit d join items i on i.user_id = d.user_id
       returning *
     ),
-    job_source as (select jsonb_build_object('tryOnId', id) as data, 0 as position from tryon),
+    job_source as (
+      select jsonb_build_object('tryOnId', id) as data, user_id as owner, 0 as position from tryon
+    ),
     ${args.jobs.ctes}
     select (select row_to_json(t) from tryon t) as try_on,
       ${args.jobs.evaluated} as jobs_evaluated,
-      ${args.charge.columns}`;
+      ${args.charge.columns(userId)}`;
 }
 
 /** The row `acceptTryOnSql` answers. */

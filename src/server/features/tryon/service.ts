@@ -311,13 +311,12 @@ export function createTryOnService(deps: TryOnServiceDeps) {
     if (!accepted) {
       const charge = deps.credits.inStatement(
         { gate: 'tryOn', reason: 'tryon', amount: costs.creditsPerTryOn },
-        { userId: sql`${sql.placeholder('userId')}::text`, items: 'items', when: sql`true` },
+        { payers: sql`select ${sql.placeholder('userId')}::text as user_id`, items: 'items' },
       );
       const query = acceptTryOnSql({
         charge,
         jobs: queue.insertStatement(runTryOnJob, {
           from: 'job_source',
-          owner: sql`${sql.placeholder('userId')}::text`,
           as: 'jobs',
           ...(engine.inProcess ? { startAfterSeconds: tryOnRules.inProcessJobDelaySeconds } : {}),
         }),
