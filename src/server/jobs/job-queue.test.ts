@@ -227,7 +227,8 @@ describe('sending a job', () => {
     const statement = prepareStatement(
       'test-insert-statement',
       sql`with source as (select ${sql.placeholder('data')}::jsonb as data,
-          ${sql.placeholder('owner')}::text as owner, 0 as position),
+          ${sql.placeholder('owner')}::text as owner, 0 as position,
+          ${sql.placeholder('jobContext')}::jsonb as context),
         ${jobs.ctes}
         select (select count(*)::int from jobs) as inserted, ${jobs.evaluated} as evaluated`,
     );
@@ -272,7 +273,8 @@ describe('sending a job', () => {
       prepareStatement(
         'test-insert-statement-delayed',
         sql`with source as (select ${sql.placeholder('data')}::jsonb as data,
-          ${sql.placeholder('owner')}::text as owner, 0 as position),
+          ${sql.placeholder('owner')}::text as owner, 0 as position,
+          ${sql.placeholder('jobContext')}::jsonb as context),
           ${jobs.ctes}
           select ${jobs.evaluated} as evaluated`,
       ),

@@ -97,16 +97,16 @@ export interface JobQueue {
    * The jobs of one type as a part of one statement the caller writes (decision 051): the rows
    * pg-boss's own `insert` (what `sendMany` does) would write, one per row of `from`, a relation
    * of the caller's statement with the columns `data` (the payload, jsonb: the caller vouches
-   * for its shape, the payload schema is not run), `owner` (whose fair share the job is served
-   * from) and `position` (0, 1, …: the order in which the owner's jobs of the statement are
-   * served). The request's context goes into each job's data from the placeholder `jobContext`
-   * (fill it with `jobContext()`).
+   * for its shape, the payload schema is not run), `context` (jsonb: the context of the request
+   * the job is for, `jobContext()` in that request, added to its data), `owner` (whose fair
+   * share the job is served from) and `position` (0, 1, …: the order in which the owner's jobs
+   * of the statement are served).
    */
   insertStatement<P>(
     type: JobType<P>,
     options: { from: string; as: string } & Pick<SendOptions, 'startAfterSeconds'>,
   ): JobInsert;
-  /** The value of the `jobContext` placeholder of `insertStatement`s for the current request. */
+  /** The current request's context for the jobs of `insertStatement`s (jsonb text). */
   jobContext(): string;
   /**
    * Sends this job on a cron schedule (once per occurrence across all processes; the schedule
@@ -383,7 +383,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
             retry_delay, retry_backoff, retry_delay_max, policy, dead_letter, heartbeat_seconds,
             blocked, blocking, pending_dependencies
           )
-          select gen_random_uuid(), q.name, j.data || ${sql.placeholder('jobContext')}::jsonb,
+          select gen_random_uuid(), q.name, j.data || j.context,
             s.priority - j.position, ${startAfter}, pgboss.job_now(), null, null,
             j.owner, null, q.expire_seconds, q.deletion_seconds,
             pgboss.job_now() + (q.retention_seconds * interval '1s'), q.retry_limit,

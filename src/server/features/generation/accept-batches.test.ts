@@ -60,17 +60,29 @@ async function proUser(credits: number, status: 'complete' | 'training' = 'compl
   return { user, modelId };
 }
 
-const fromPreset = (user: SignedInUser, modelId: string, presetId = 'studio-1') =>
-  api.call<{ generation: Generation }>(user, 'POST', '/api/generations', {
-    userModelId: modelId,
-    presetId,
+let requests = 0;
+
+/** A request of `user`'s with a request id of its own, which its job must carry. */
+async function post(user: SignedInUser, url: string, body: object) {
+  const requestId = `accept-batches-${(requests += 1)}`;
+  const response = await app.app!.inject({
+    method: 'POST',
+    url,
+    headers: { ...user.headers, 'content-type': 'application/json', 'x-request-id': requestId },
+    payload: JSON.stringify(body),
   });
+  return {
+    requestId,
+    status: response.statusCode,
+    body: response.json<{ generation: Generation; error?: { code: string; message: string } }>(),
+  };
+}
+
+const fromPreset = (user: SignedInUser, modelId: string, presetId = 'studio-1') =>
+  post(user, '/api/generations', { userModelId: modelId, presetId });
 
 const fromPrompt = (user: SignedInUser, modelId: string, prompt: string) =>
-  api.call<{ generation: Generation }>(user, 'POST', '/api/generations/custom', {
-    userModelId: modelId,
-    prompt,
-  });
+  post(user, '/api/generations/custom', { userModelId: modelId, prompt });
 
 describe('single accepts of many users at once', () => {
   it('answers, pays and queues each request as if it ran alone, several in one statement', async () => {
@@ -133,14 +145,17 @@ describe('single accepts of many users at once', () => {
       expect(await ledgerSum(db, user.id)).toBe(row!.credits);
     }
 
-    // Every paid generation has one job, served from its owner's fair share.
-    const paidIds = answers
-      .filter((a) => a.answer.status === 201)
-      .map((a) => a.answer.body.generation.id);
+    // Every paid generation has one job, served from its owner's fair share, and carrying the
+    // id of the request that paid for it (a batch runs in one request's context).
+    const paid = answers.filter((a) => a.answer.status === 201);
+    const paidIds = paid.map((a) => a.answer.body.generation.id);
+    const requestOf = new Map(paid.map((a) => [a.answer.body.generation.id, a.answer.requestId]));
     const jobs = (await db.execute(
-      sql`select data->>'generationId' as id, group_id from pgboss.job
+      sql`select data->>'generationId' as id, group_id,
+            data->'_context'->>'requestId' as request_id
+          from pgboss.job
           where name = 'generation.generate' and data->>'generationId' in ${paidIds}`,
-    )) as unknown as { rows: { id: string; group_id: string }[] };
+    )) as unknown as { rows: { id: string; group_id: string; request_id: string }[] };
     const rows = await db
       .select({
         id: generations.id,
@@ -152,7 +167,10 @@ describe('single accepts of many users at once', () => {
     expect(rows).toHaveLength(36);
     expect(jobs.rows).toHaveLength(36);
     const owner = new Map(rows.map((r) => [r.id, r.userId]));
-    for (const job of jobs.rows) expect(job.group_id).toBe(owner.get(job.id));
+    for (const job of jobs.rows) {
+      expect(job.group_id).toBe(owner.get(job.id));
+      expect(job.request_id).toBe(requestOf.get(job.id));
+    }
 
     // A statement's rows share its transaction's timestamp: none held two of one user's
     // requests, and on a server some held several users'. (The embedded database runs each

@@ -25,9 +25,9 @@ export async function insertGenerations(
  * different users at once, all of one kind: a preset's or a custom prompt's. For each request,
  * the user's model (its summary: never the face embeddings) and the visible preset are read,
  * the charge (billing's CTEs, `charge`) pays when both are there, and the generation row and its
- * job (`jobs`, pg-boss's row) are inserted from what paid. Placeholders: `requests` (jsonb: an
- * array of { n, id, user_id, model_id } and preset_id (a preset's) or prompt (a custom
- * prompt's), each user once) and the jobs' jobContext.
+ * job (`jobs`, pg-boss's row) are inserted from what paid. One placeholder, `requests` (jsonb:
+ * an array of { n, id, user_id, model_id, context }, where context is the request's
+ * `jobContext()`, and preset_id (a preset's) or prompt (a custom prompt's); each user once).
  *
  * It answers one row per request, in the order of `n`: whether the model is ready (null: no
  * such model), whether the preset was found, the charge's columns and the generation inserted
@@ -37,7 +37,7 @@ export function acceptSinglesSql(args: {
   kind: 'preset' | 'custom';
   /** Billing's CTEs for the relations `items` and `payers` (the requests' users). */
   charge: { ctes: SQL; columns: (user: SQL) => SQL };
-  /** The job of each row of `job_source` (columns data, owner, position). */
+  /** The job of each row of `job_source` (columns data, owner, position, context). */
   jobs: JobInsert;
   referencePrefix: string;
   engine: string;
@@ -49,7 +49,8 @@ export function acceptSinglesSql(args: {
   const preset = kind === 'preset';
   return sql`with request as (
       select * from jsonb_to_recordset(${sql.placeholder('requests')}::jsonb) as r(
-        n int, id text, user_id text, model_id text, ${preset ? sql`preset_id text` : sql`prompt text`})
+        n int, id text, user_id text, model_id text,
+        ${preset ? sql`preset_id text` : sql`prompt text`}, context text)
     ),
     model as (
       select r.n, m.* from request r
@@ -85,9 +86,9 @@ export function acceptSinglesSql(args: {
       returning *
     ),
     job_source as (
-      select jsonb_build_object('generationId', id) as data, user_id as owner,
-        bulk_position as position
-      from gen
+      select jsonb_build_object('generationId', g.id) as data, g.user_id as owner,
+        g.bulk_position as position, r.context::jsonb as context
+      from gen g join request r on r.id = g.id
     ),
     ${jobs.ctes}
     select r.n, (select m.ready from model m where m.n = r.n) as model_ready,
@@ -132,7 +133,7 @@ export const acceptBulkPayers = sql`select ${bulkUserId} as user_id`;
 export function acceptBulkSql(args: {
   /** Billing's CTEs for the relation `items`, paid by `userId` (`acceptBulkPayers`). */
   charge: { ctes: SQL; columns: (user: SQL) => SQL };
-  /** The job of each row of `job_source` (columns data, owner, position). */
+  /** The job of each row of `job_source` (columns data, owner, position, context). */
   jobs: JobInsert;
   engine: string;
   isPreview: boolean;
@@ -162,7 +163,7 @@ export function acceptBulkSql(args: {
     ),
     job_source as (
       select jsonb_build_object('generationId', id) as data, user_id as owner,
-        bulk_position as position
+        bulk_position as position, ${sql.placeholder('jobContext')}::jsonb as context
       from gen
     ),
     ${jobs.ctes}

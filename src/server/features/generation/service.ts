@@ -191,6 +191,8 @@ export function createGenerationService(deps: GenerationServiceDeps) {
     id: string;
     user_id: string;
     model_id: string;
+    /** The request's own (`jobContext()`): a batch runs in another request's context. */
+    context: string;
     preset_id?: string;
     prompt?: string;
   }
@@ -240,7 +242,6 @@ export function createGenerationService(deps: GenerationServiceDeps) {
           run: (requests) =>
             deps.runPrepared<AcceptSingleColumns>(statement, {
               requests: JSON.stringify(requests.map((request, n) => ({ ...request, n }))),
-              jobContext: queue.jobContext(),
             }),
           key: (request) => request.user_id,
           concurrency: deps.acceptsAtOnce,
@@ -289,6 +290,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
       id: randomUUID(),
       user_id: userId,
       model_id: values.modelId,
+      context: queue.jobContext(),
       ...(kind === 'preset' ? { preset_id: values.presetId } : { prompt: values.prompt }),
     });
     if (!row) throw new Error('the accept statement answered no row');

@@ -14,7 +14,7 @@ export type TryOnRow = typeof tryOns.$inferSelect;
  */
 export function acceptTryOnSql(args: {
   charge: { ctes: SQL; columns: (user: SQL) => SQL };
-  /** The job of each row of `job_source` (columns data, owner, position). */
+  /** The job of each row of `job_source` (columns data, owner, position, context). */
   jobs: JobInsert;
   referencePrefix: string;
   engine: string;
@@ -34,7 +34,9 @@ export function acceptTryOnSql(args: {
       returning *
     ),
     job_source as (
-      select jsonb_build_object('tryOnId', id) as data, user_id as owner, 0 as position from tryon
+      select jsonb_build_object('tryOnId', id) as data, user_id as owner, 0 as position,
+        ${sql.placeholder('jobContext')}::jsonb as context
+      from tryon
     ),
     ${args.jobs.ctes}
     select (select row_to_json(t) from tryon t) as try_on,
