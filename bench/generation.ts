@@ -11,6 +11,7 @@
 //   BENCH_CONNECTIONS=50 BENCH_SECONDS=5   autocannon load per throughput row
 //   BENCH_BULKS=10                        sequential bulk requests of 100 presets (after 1 warm-up)
 //   BENCH_EVENTS=30                       sequential generations per event-latency row
+//   BENCH_BYSTANDERS=5000                 other users (a subscription, a model each) in phase 4
 //   BENCH_ROUNDS=5                        rounds of (floor, product) in the floor comparison,
 //                                         after one warm-up round that is not kept
 //   BENCH_PROFILE=<dir>                   CPU profiles of the floor comparison's rows (main thread)
@@ -28,7 +29,8 @@
 //      dist/server/main.mjs`, its own LISTEN connection) holds the SSE stream and takes the
 //      requests, the ROLE=all app in this process makes the images;
 //   4. acceptance, ROLE=web: jobs are enqueued, never processed, so no worker competes for the CPU
-//      with the request path being measured. The product is compared with its floor in the same
+//      with the request path being measured. Besides the measured users, the tables hold
+//      BENCH_BYSTANDERS (5,000) other users' subscriptions and models, as a server's do. The product is compared with its floor in the same
 //      run (issue #18, `support/generation-floor.ts`): one prepared statement behind a bare
 //      Fastify route doing all the work a correct accept must, on the same users, models and
 //      preset; each round measures both back to back, the floor first in odd rounds and the
@@ -77,6 +79,7 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const bulkRuns = Math.max(1, Number(process.env.BENCH_BULKS ?? 10));
 const eventRuns = Math.max(1, Number(process.env.BENCH_EVENTS ?? 30));
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
+const bystanders = Math.max(0, Number(process.env.BENCH_BYSTANDERS ?? 5000));
 const authSecret = 'bench-secret-bench-secret-bench-secret-0123';
 const presetCount = 120;
 const bulkSize = 100;
@@ -253,6 +256,31 @@ async function moreUsers(app: Running & { url: string }, count: number, modelId:
     users.push({ id: user.id, cookie: user.cookie, modelId: id });
   }
   return users;
+}
+
+/**
+ * Users who never send a request, with a subscription and a model each: a server's tables hold
+ * many users, and a statement planned on a handful of rows reads whole tables where it should
+ * read rows by key (decision 067), which only tables of a real size show.
+ */
+async function addBystanders(app: Running, count: number) {
+  if (count === 0) return;
+  const { db } = app.deps.database;
+  await db.execute(sql`
+    with people as (
+      insert into "user" (id, name, email)
+      select 'bystander-' || g, 'Bystander', 'bystander-' || g || '@example.com'
+      from generate_series(1, ${count}::int) g
+      returning id
+    ),
+    paid as (
+      insert into subscriptions (user_id, active, tier, credits)
+      select id, true, 'pro', 0 from people
+    )
+    insert into user_models (id, user_id, name, gender, status, paid_with, photo_count, engine,
+      trigger_word, weights)
+    select 'model-' || id, id, 'Me', 'woman', 'complete', 'credits', 8, 'local', 'ohwx', 'none'
+    from people`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -647,6 +675,8 @@ try {
     const body = JSON.stringify({ userModelId: modelId, presetId: presetIds[0] });
     console.log(`  adding ${connections} more Pro users with a model each…`);
     const users = await moreUsers(app, connections, modelId);
+    console.log(`  adding ${bystanders} other users (a subscription and a model each)…`);
+    await addBystanders(app, bystanders);
     const perUser = {
       url,
       method: 'POST' as const,
@@ -802,6 +832,7 @@ const meta = {
   // Numbers from a machine busy with other work are lower; this says how busy it was.
   'load average (1 min) during the run': `${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`,
   'measured app': `ROLE=${acceptingRole}`,
+  'other users in the tables while accepting': `${bystanders} (a subscription and a model each)`,
   load: `autocannon, ${connections} connections, ${seconds} s per row ${afterWarmUp('a 1 s warm-up')}, client in a worker thread of the same process`,
 };
 

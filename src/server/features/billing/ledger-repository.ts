@@ -210,7 +210,8 @@ export function spendCtes(args: {
   return sql`charge_payers as (${payers}),
     charge_read as (
       select u.user_id, s.active, s.tier, s.credits, s.monthly_free_trainings_left
-      from charge_payers u left join subscriptions s on s.user_id = u.user_id
+      from charge_payers u
+      left join lateral (select * from subscriptions s where s.user_id = u.user_id limit 1) s on true
     ),
     charge_count as (
       select u.user_id, (select count(*)::int from ${items} i where i.user_id = u.user_id) as n

@@ -44,23 +44,32 @@ export function acceptSinglesSql(args: {
   isPreview: boolean;
   /** A custom prompt's picture is named around its model's name: what comes before and after. */
   customName: readonly [string, string];
+  /**
+   * The most requests a run carries. Said to the planner, which otherwise expects a hundred
+   * from a jsonb array and then reads whole tables (users' models, balances) rather than their
+   * rows by key.
+   */
+  maxRequests: number;
 }): SQL {
   const { kind, charge, jobs } = args;
   const preset = kind === 'preset';
+  if (!Number.isInteger(args.maxRequests) || args.maxRequests < 1)
+    throw new Error(`not a number of requests: ${args.maxRequests}`);
   return sql`with request as (
       select * from jsonb_to_recordset(${sql.placeholder('requests')}::jsonb) as r(
         n int, id text, user_id text, model_id text,
         ${preset ? sql`preset_id text` : sql`prompt text`}, context text)
+      limit ${sql.raw(String(args.maxRequests))}
     ),
     model as (
       select r.n, m.* from request r
-      cross join lateral (${modelSummariesSql(sql`r.user_id`, sql`array[r.model_id]`)}) m
+      cross join lateral (${modelSummariesSql(sql`r.user_id`, sql`array[r.model_id]`)} limit 1) m
     ),
     ${
       preset
         ? sql`preset as (
             select r.n, p.* from request r
-            cross join lateral (${visiblePresetsSql(sql`array[r.preset_id]`)}) p
+            cross join lateral (${visiblePresetsSql(sql`array[r.preset_id]`)} limit 1) p
           ),`
         : sql``
     }

@@ -234,6 +234,7 @@ export function createGenerationService(deps: GenerationServiceDeps) {
           engine: deps.engineName,
           isPreview: deps.makesPreviews,
           customName: [before, after],
+          maxRequests: acceptBatchLimit,
         }),
       );
       accept = {
