@@ -81,6 +81,11 @@ export interface StatementChargeColumns {
   charge_items: number;
 }
 
+/** The `payers` of `inStatement` when one user pays: `user`, an SQL expression of their id. */
+export function onePayer(user: SQL): SQL {
+  return sql`select ${user} as user_id`;
+}
+
 /** `tier` read as `toTier` reads it (trimmed, any casing) in one of `tiers`. */
 function tierIn(tiers: readonly string[]): SQL {
   if (tiers.length === 0) return sql`false`;

@@ -16,7 +16,7 @@ import {
   requireTrainingAllowance,
   requireTryOn,
 } from './gates.ts';
-import type { StatementChargeColumns } from './credits.ts';
+import { type StatementChargeColumns, onePayer } from './credits.ts';
 import { adjust, grant, refund, spend, spendTraining } from './ledger.ts';
 import { ledgerSum } from './ledger-repository.ts';
 import { ensureSubscription } from './repository.ts';
@@ -93,7 +93,7 @@ describe('credit ledger', () => {
       .where(eq(subscriptions.userId, user.id));
     const charge = app.deps.billing.credits.inStatement(
       { gate: 'generation', reason: 'generation', amount: 1 },
-      { payers: sql`select ${sql.placeholder('userId')}::text as user_id`, items: 'items' },
+      { payers: onePayer(sql`${sql.placeholder('userId')}::text`), items: 'items' },
     );
     const statement = prepareStatement(
       'test-one-statement-charge',

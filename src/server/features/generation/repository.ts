@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, isNotNull, isNull, lt, or, type SQL, sql } from
 import type { Executor } from '../../db/client.ts';
 import { bulkJobs, generations } from '../../db/schema/index.ts';
 import { rowFromJson } from '../../db/statement.ts';
+import { onePayer } from '../billing/credits.ts';
 import type { JobInsert } from '../../jobs/job-queue.ts';
 import { visiblePresetsSql } from '../catalog/repository.ts';
 import { modelSummariesSql } from '../studio/repository.ts';
@@ -129,7 +130,7 @@ export interface AcceptSingleColumns {
 const bulkUserId = sql`${sql.placeholder('userId')}::text`;
 
 /** Who pays in `acceptBulkSql` (billing's `payers`). */
-export const acceptBulkPayers = sql`select ${bulkUserId} as user_id`;
+export const acceptBulkPayers = onePayer(bulkUserId);
 
 /**
  * A bulk accepted in one statement (decision 051): the charge (billing's CTEs, `charge`, for the

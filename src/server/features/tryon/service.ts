@@ -22,7 +22,7 @@ import type { NormalizedPhoto } from '../../images/intake.ts';
 import { createEngineJobs } from '../../jobs/engine-job.ts';
 import type { JobQueue } from '../../jobs/job-queue.ts';
 import { userStorageKey } from '../account/storage-keys.ts';
-import type { Credits } from '../billing/credits.ts';
+import { type Credits, onePayer } from '../billing/credits.ts';
 import type { Costs } from '../costs/service.ts';
 import type { EventBus } from '../events/event-bus.ts';
 import { runTryOnJob } from './jobs.ts';
@@ -311,7 +311,7 @@ export function createTryOnService(deps: TryOnServiceDeps) {
     if (!accepted) {
       const charge = deps.credits.inStatement(
         { gate: 'tryOn', reason: 'tryon', amount: costs.creditsPerTryOn },
-        { payers: sql`select ${sql.placeholder('userId')}::text as user_id`, items: 'items' },
+        { payers: onePayer(sql`${sql.placeholder('userId')}::text`), items: 'items' },
       );
       const query = acceptTryOnSql({
         charge,
